@@ -1,0 +1,77 @@
+#include "api/host_api.hpp"
+
+#include <httplib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "core/build_info.hpp"
+#include "report/host_json.hpp"
+#include "report/host_text.hpp"
+
+namespace hostprobe::api {
+
+namespace {
+
+std::optional<host::ThrottlingCounters> current_throttling(const HostApiContext& context) {
+    const auto& source = context.facts.cgroup.throttling_source;
+    if (!source)
+        return std::nullopt;
+    auto counters = host::read_throttling(context.root, *source);
+    if (!counters)
+        return std::nullopt;
+    return *counters;
+}
+
+Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteRequest& request) {
+    const std::string format =
+        request.http.has_param("format") ? request.http.get_param_value("format") : "json";
+    const auto throttling = current_throttling(context);
+    if (format == "json")
+        return http::Reply::json(report::host_json(context.facts, throttling));
+    if (format == "text")
+        return http::Reply::text(report::host_text(context.facts, throttling));
+    return make_error(ErrorCode::invalid_argument,
+                      "format must be json or text, not '" + format + "'");
+}
+
+}  // namespace
+
+void add_host_routes(http::Router& router, const HostApiContext& context) {
+    router.add(
+        "GET", "/healthz", "liveness: 200 while the daemon serves",
+        [&context](const http::RouteRequest&) -> Result<http::Reply> {
+            const auto uptime = std::chrono::steady_clock::now() - context.started;
+            return http::Reply::json(
+                {{"status", "ok"},
+                 {"version", kVersion},
+                 {"uptime_seconds",
+                  std::chrono::duration_cast<std::chrono::duration<double>>(uptime).count()}});
+        });
+    router.add(
+        "GET", "/v1/host",
+        "CPU, topology, caches, hypervisor, cgroup limits and CPU budget (?format=text for lscpu "
+        "style)",
+        [&context](const http::RouteRequest& request) { return host_reply(context, request); });
+    router.add("GET", "/metrics", "Prometheus metrics",
+               [&context](const http::RouteRequest&) -> Result<http::Reply> {
+                   return http::Reply::text(context.metrics.render(),
+                                            metrics::Exposition::kContentType);
+               });
+}
+
+void add_index_route(http::Router& router) {
+    nlohmann::json endpoints = nlohmann::json::array();
+    endpoints.push_back({{"method", "GET"}, {"path", "/"}, {"description", "this index"}});
+    for (const auto& route : router.routes()) {
+        endpoints.push_back({{"method", route.method},
+                             {"path", route.pattern},
+                             {"description", route.description}});
+    }
+    const nlohmann::json index = {
+        {"name", "hostprobe"}, {"version", kVersion}, {"endpoints", endpoints}};
+    router.add("GET", "/", "this index", [index](const http::RouteRequest&) -> Result<http::Reply> {
+        return http::Reply::json(index);
+    });
+}
+
+}  // namespace hostprobe::api

@@ -1,0 +1,25 @@
+// The endpoints of the foundation: GET /, /healthz, /v1/host and /metrics.
+#pragma once
+
+#include <chrono>
+
+#include "core/sysroot.hpp"
+#include "host/host_facts.hpp"
+#include "http/router.hpp"
+#include "metrics/exposition.hpp"
+
+namespace hostprobe::api {
+
+struct HostApiContext {
+    const SysRoot& root;
+    const host::HostFacts& facts;
+    const metrics::Exposition& metrics;
+    std::chrono::steady_clock::time_point started;
+};
+
+// The context must outlive the router.
+void add_host_routes(http::Router& router, const HostApiContext& context);
+// GET /: lists every route registered so far; add it last.
+void add_index_route(http::Router& router);
+
+}  // namespace hostprobe::api

@@ -1,0 +1,210 @@
+#include "cli/cli.hpp"
+
+#include <openssl/crypto.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "app/serve.hpp"
+#include "cli/healthcheck.hpp"
+#include "core/build_info.hpp"
+#include "core/strings.hpp"
+#include "core/sysroot.hpp"
+#include "host/host_facts.hpp"
+#include "report/host_json.hpp"
+#include "report/host_text.hpp"
+
+namespace hostprobe::cli {
+
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+const char* kTopUsage =
+    "Usage: hostprobe <command> [options]\n"
+    "\n"
+    "hostprobe tells what hardware a container runs on and how fast it really is.\n"
+    "\n"
+    "Commands:\n"
+    "  serve        run the agent: REST API, JSON and Prometheus metrics\n"
+    "  cpu          identify the CPU, topology, caches, hypervisor and cgroup limits (like lscpu)\n"
+    "  healthcheck  exit 0 when a local agent answers /healthz (for container health checks)\n"
+    "\n"
+    "Run 'hostprobe <command> --help' for a command's options.\n"
+    "  --help       this text\n"
+    "  --version    version, revision and OpenSSL version\n";
+
+OptionSpec sysroot_option() {
+    return {"sysroot", "DIR", "/", "read /proc and /sys below DIR (a dump of another machine)"};
+}
+
+OptionParser serve_parser() {
+    return OptionParser(
+        "serve", "Run the agent until SIGTERM or SIGINT.",
+        {{"listen", "HOST:PORT", "0.0.0.0:9740",
+          "address to serve HTTP on; port 0 picks a free one"},
+         sysroot_option(),
+         {"http-threads", "N", "", "HTTP worker threads (default: from the CPU budget, 4..16)"}});
+}
+
+OptionParser cpu_parser() {
+    return OptionParser(
+        "cpu", "Print what the CPU is and what this process may use of it.",
+        {sysroot_option(), {"json", "", "", "print the JSON of GET /v1/host instead of text"}});
+}
+
+OptionParser healthcheck_parser() {
+    return OptionParser(
+        "healthcheck", "Exit 0 when the agent answers /healthz with 200, else 1.",
+        {{"url", "URL", "",
+          "URL to check (default: http://127.0.0.1:<port of HOSTPROBE_LISTEN or 9740>/healthz)"},
+         {"timeout", "SECONDS", "2", "give up after this long"}});
+}
+
+int usage_error(const OptionParser& parser, const std::string& message) {
+    std::fprintf(stderr, "hostprobe: %s\n\n%s", message.c_str(), parser.usage().c_str());
+    return kExitUsage;
+}
+
+// A command's options, or the status to exit with when --help was asked or the usage is wrong.
+struct CommandLine {
+    std::optional<ParsedOptions> options;
+    int exit_code = kExitOk;
+};
+
+bool asks_for_help(const std::vector<std::string>& args) {
+    for (const auto& arg : args) {
+        if (arg == "--")
+            return false;
+        if (arg == "--help" || arg == "-h")
+            return true;
+    }
+    return false;
+}
+
+CommandLine parse_command(const OptionParser& parser, const std::vector<std::string>& args,
+                          const EnvironmentLookup& environment) {
+    if (asks_for_help(args)) {
+        std::fputs(parser.usage().c_str(), stdout);
+        return {std::nullopt, kExitOk};
+    }
+    auto parsed = parser.parse(args, environment);
+    if (!parsed)
+        return {std::nullopt, usage_error(parser, parsed.error().message)};
+    if (!parsed->positionals().empty()) {
+        return {std::nullopt,
+                usage_error(parser, "unexpected argument '" + parsed->positionals().front() + "'")};
+    }
+    return {std::move(parsed).value(), kExitOk};
+}
+
+Result<std::string> checked_sysroot(const ParsedOptions& options) {
+    const std::string& dir = options.get("sysroot");
+    if (!SysRoot(dir).is_directory("/")) {
+        return make_error(ErrorCode::invalid_argument, "--sysroot " + dir + " is not a directory");
+    }
+    return dir;
+}
+
+int run_serve_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
+    const OptionParser parser = serve_parser();
+    const CommandLine command_line = parse_command(parser, args, environment);
+    if (!command_line.options)
+        return command_line.exit_code;
+    const ParsedOptions* options = &*command_line.options;
+    app::ServeConfig config;
+    auto listen = http::parse_listen_address(options->get("listen"));
+    if (!listen)
+        return usage_error(parser, "--listen: " + listen.error().message);
+    config.listen = *listen;
+    auto sysroot = checked_sysroot(*options);
+    if (!sysroot)
+        return usage_error(parser, sysroot.error().message);
+    config.sysroot = *sysroot;
+    if (options->has("http-threads")) {
+        auto threads = parse_uint64(options->get("http-threads"));
+        if (!threads || *threads < 1 || *threads > 256) {
+            return usage_error(parser, "--http-threads must be a number from 1 to 256");
+        }
+        config.http_threads = *threads;
+    }
+    Logger log(stderr);
+    return app::run_serve(config, log);
+}
+
+int run_cpu_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
+    const OptionParser parser = cpu_parser();
+    const CommandLine command_line = parse_command(parser, args, environment);
+    if (!command_line.options)
+        return command_line.exit_code;
+    const ParsedOptions* options = &*command_line.options;
+    auto sysroot = checked_sysroot(*options);
+    if (!sysroot)
+        return usage_error(parser, sysroot.error().message);
+    const SysRoot root(*sysroot);
+    const host::HostFacts facts =
+        root.is_live() ? host::collect_host_facts(root, host::LiveCpuid(), host::read_live_inputs())
+                       : host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
+    if (options->is_on("json")) {
+        std::cout << report::host_json(facts).dump(2) << "\n";
+    } else {
+        std::cout << report::host_text(facts);
+    }
+    return std::cout.good() ? kExitOk : kExitFailure;
+}
+
+int run_healthcheck_command(const std::vector<std::string>& args,
+                            const EnvironmentLookup& environment) {
+    const OptionParser parser = healthcheck_parser();
+    const CommandLine command_line = parse_command(parser, args, environment);
+    if (!command_line.options)
+        return command_line.exit_code;
+    const ParsedOptions* options = &*command_line.options;
+    const std::string url_text =
+        options->has("url") ? options->get("url") : default_healthcheck_url(environment);
+    auto url = parse_http_url(url_text);
+    if (!url)
+        return usage_error(parser, "--url: " + url.error().message);
+    auto timeout = parse_double(options->get("timeout"));
+    if (!timeout || *timeout <= 0 || *timeout > 300) {
+        return usage_error(parser, "--timeout must be a number of seconds from 0 to 300");
+    }
+    if (auto healthy = check_health(*url, *timeout); !healthy) {
+        std::fprintf(stderr, "hostprobe healthcheck: unhealthy: %s\n",
+                     healthy.error().message.c_str());
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+}  // namespace
+
+int run(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
+    if (args.empty()) {
+        std::fprintf(stderr, "hostprobe: a command is needed\n\n%s", kTopUsage);
+        return kExitUsage;
+    }
+    const std::string& command = args[0];
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (command == "--help" || command == "-h" || command == "help") {
+        std::fputs(kTopUsage, stdout);
+        return kExitOk;
+    }
+    if (command == "--version" || command == "version") {
+        std::printf("hostprobe %s (revision %s, %s)\n", kVersion, kRevision,
+                    OpenSSL_version(OPENSSL_VERSION));
+        return kExitOk;
+    }
+    if (command == "serve")
+        return run_serve_command(rest, environment);
+    if (command == "cpu")
+        return run_cpu_command(rest, environment);
+    if (command == "healthcheck")
+        return run_healthcheck_command(rest, environment);
+    std::fprintf(stderr, "hostprobe: unknown command '%s'\n\n%s", command.c_str(), kTopUsage);
+    return kExitUsage;
+}
+
+}  // namespace hostprobe::cli

@@ -1,0 +1,151 @@
+#include "core/strings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace hostprobe {
+
+namespace {
+
+bool is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v';
+}
+
+template <typename Int>
+Result<Int> parse_integer(std::string_view text, int base, const char* what) {
+    std::string_view digits = trim(text);
+    if (digits.empty()) {
+        return make_error(ErrorCode::parse_error, std::string("empty ") + what);
+    }
+    if (digits.front() == '+') {
+        digits.remove_prefix(1);
+    }
+    Int value{};
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
+    if (ec == std::errc::result_out_of_range) {
+        return make_error(ErrorCode::parse_error,
+                          std::string(what) + " out of range: '" + std::string(text) + "'");
+    }
+    if (ec != std::errc() || end != digits.data() + digits.size()) {
+        return make_error(ErrorCode::parse_error,
+                          std::string("not ") + what + ": '" + std::string(text) + "'");
+    }
+    return value;
+}
+
+}  // namespace
+
+std::string_view trim(std::string_view text) {
+    while (!text.empty() && is_blank(text.front())) {
+        text.remove_prefix(1);
+    }
+    while (!text.empty() && is_blank(text.back())) {
+        text.remove_suffix(1);
+    }
+    return text;
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    while (true) {
+        size_t end = text.find(separator, start);
+        if (end == std::string_view::npos) {
+            parts.push_back(text.substr(start));
+            return parts;
+        }
+        parts.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+}
+
+std::vector<std::string_view> split_whitespace(std::string_view text) {
+    std::vector<std::string_view> parts;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && is_blank(text[i])) {
+            ++i;
+        }
+        size_t start = i;
+        while (i < text.size() && !is_blank(text[i])) {
+            ++i;
+        }
+        if (i > start) {
+            parts.push_back(text.substr(start, i - start));
+        }
+    }
+    return parts;
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines = split(text, '\n');
+    if (!lines.empty() && lines.back().empty()) {
+        lines.pop_back();
+    }
+    for (auto& line : lines) {
+        if (!line.empty() && line.back() == '\r') {
+            line.remove_suffix(1);
+        }
+    }
+    return lines;
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+    std::string out;
+    for (size_t i = 0; i < parts.size(); ++i) {
+        if (i > 0) {
+            out += separator;
+        }
+        out += parts[i];
+    }
+    return out;
+}
+
+std::string to_lower(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) {
+    return haystack.find(needle) != std::string_view::npos;
+}
+
+Result<int64_t> parse_int64(std::string_view text) {
+    return parse_integer<int64_t>(text, 10, "an integer");
+}
+
+Result<uint64_t> parse_uint64(std::string_view text) {
+    std::string_view digits = trim(text);
+    if (!digits.empty() && digits.front() == '-') {
+        return make_error(ErrorCode::parse_error, "negative value: '" + std::string(text) + "'");
+    }
+    return parse_integer<uint64_t>(text, 10, "an unsigned integer");
+}
+
+Result<uint64_t> parse_uint64_auto_base(std::string_view text) {
+    std::string_view digits = trim(text);
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        return parse_integer<uint64_t>(digits.substr(2), 16, "a hexadecimal integer");
+    }
+    return parse_uint64(digits);
+}
+
+Result<double> parse_double(std::string_view text) {
+    std::string digits(trim(text));
+    if (digits.empty()) {
+        return make_error(ErrorCode::parse_error, "empty number");
+    }
+    char* end = nullptr;
+    double value = std::strtod(digits.c_str(), &end);
+    if (end != digits.c_str() + digits.size() || !std::isfinite(value)) {
+        return make_error(ErrorCode::parse_error, "not a number: '" + digits + "'");
+    }
+    return value;
+}
+
+}  // namespace hostprobe

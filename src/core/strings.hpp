@@ -1,0 +1,30 @@
+// Small string helpers shared by every parser. Parsers of numbers return Result so that a
+// malformed file becomes a warning, never an exception.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace hostprobe {
+
+std::string_view trim(std::string_view text);
+std::vector<std::string_view> split(std::string_view text, char separator);
+// Splits on runs of spaces and tabs, dropping empty fields.
+std::vector<std::string_view> split_whitespace(std::string_view text);
+std::vector<std::string_view> split_lines(std::string_view text);
+std::string join(const std::vector<std::string>& parts, std::string_view separator);
+std::string to_lower(std::string_view text);
+bool contains(std::string_view haystack, std::string_view needle);
+
+Result<int64_t> parse_int64(std::string_view text);
+Result<uint64_t> parse_uint64(std::string_view text);
+// Accepts decimal or 0x-prefixed hexadecimal.
+Result<uint64_t> parse_uint64_auto_base(std::string_view text);
+Result<double> parse_double(std::string_view text);
+
+}  // namespace hostprobe

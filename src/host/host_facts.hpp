@@ -1,0 +1,57 @@
+// Everything hostprobe knows about the machine and the limits it runs under: the model behind
+// GET /v1/host, `hostprobe cpu` and the host metrics. Collected through one SysRoot.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/sysroot.hpp"
+#include "host/caches.hpp"
+#include "host/cgroup.hpp"
+#include "host/cpu_budget.hpp"
+#include "host/cpu_types.hpp"
+#include "host/cpuid.hpp"
+#include "host/guess.hpp"
+#include "host/hypervisor.hpp"
+#include "host/topology.hpp"
+
+namespace hostprobe::host {
+
+// What only the live machine can tell (a dump cannot).
+struct LiveInputs {
+    std::string machine;  // uname -m
+    std::optional<uint32_t> affinity_cpus;
+};
+
+LiveInputs read_live_inputs();
+
+struct HostFacts {
+    std::string sysroot;
+    std::string architecture;
+    std::optional<std::string> op_modes;    // "32-bit, 64-bit"
+    std::optional<std::string> byte_order;  // only when the dump or kernel says
+    CpuLists cpu_lists;
+    std::vector<CpuType> cpu_types;  // [0] is the default type
+    std::vector<CacheSummary> caches;
+    std::vector<NumaNode> numa_nodes;
+    HypervisorFacts hypervisor;
+    CgroupFacts cgroup;
+    CpuBudget cpu_budget;
+    HostGuess guess;
+    std::vector<std::string> warnings;
+
+    const CpuType* default_type() const { return cpu_types.empty() ? nullptr : &cpu_types[0]; }
+    uint32_t present_cpus() const;
+    uint32_t online_cpus() const;
+};
+
+// `live` must be given exactly when `root` is the live machine.
+HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
+                             const std::optional<LiveInputs>& live);
+
+// cpuinfo-based guess of the architecture for a dump ("x86_64", "aarch64", ...).
+std::string infer_architecture(const Cpuinfo& cpuinfo);
+
+}  // namespace hostprobe::host

@@ -1,0 +1,161 @@
+#include "http/http_server.hpp"
+
+#include <arpa/inet.h>
+#include <httplib.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace hostprobe::http {
+
+namespace {
+
+// cpp-httplib only says that binding failed; bind a probe socket ourselves to learn why.
+std::string explain_bind_failure(const ListenAddress& address) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    addrinfo* results = nullptr;
+    const std::string port = std::to_string(address.port);
+    if (int status = getaddrinfo(address.host.c_str(), port.c_str(), &hints, &results);
+        status != 0) {
+        return gai_strerror(status);
+    }
+    std::string reason = "unknown error";
+    for (addrinfo* entry = results; entry != nullptr; entry = entry->ai_next) {
+        int fd = socket(entry->ai_family, entry->ai_socktype, entry->ai_protocol);
+        if (fd < 0) {
+            reason = std::strerror(errno);
+            continue;
+        }
+        int yes = 1;
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        if (::bind(fd, entry->ai_addr, entry->ai_addrlen) != 0) {
+            reason = std::strerror(errno);
+        } else if (::listen(fd, 1) != 0) {
+            reason = std::strerror(errno);
+        }
+        ::close(fd);
+    }
+    freeaddrinfo(results);
+    return reason;
+}
+
+std::string reason_phrase(int status) {
+    switch (status) {
+        case 400:
+            return "bad request";
+        case 404:
+            return "not found";
+        case 405:
+            return "method not allowed";
+        case 413:
+            return "request body too large";
+        case 414:
+            return "request URI too long";
+        case 416:
+            return "range not satisfiable";
+        case 431:
+            return "request header fields too large";
+        case 503:
+            return "service unavailable";
+        default:
+            return "HTTP error " + std::to_string(status);
+    }
+}
+
+void send_reply(const Reply& reply, httplib::Response& response) {
+    response.status = reply.status;
+    for (const auto& [name, value] : reply.headers)
+        response.set_header(name, value);
+    response.set_content(reply.body, reply.content_type);
+}
+
+}  // namespace
+
+HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> router)
+    : options_(std::move(options)),
+      router_(std::move(router)),
+      server_(std::make_unique<httplib::Server>()) {
+    const size_t threads = options_.threads == 0 ? 1 : options_.threads;
+    server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    server_->set_keep_alive_timeout(options_.keep_alive_seconds);
+    server_->set_keep_alive_max_count(options_.keep_alive_max_requests);
+    server_->set_payload_max_length(options_.max_body_bytes);
+    server_->set_tcp_nodelay(true);
+
+    auto handle = [router = router_](const httplib::Request& request, httplib::Response& response) {
+        send_reply(router->dispatch(request), response);
+    };
+    const std::string everything = ".*";
+    server_->Get(everything, handle);
+    server_->Post(everything, handle);
+    server_->Put(everything, handle);
+    server_->Patch(everything, handle);
+    server_->Delete(everything, handle);
+    server_->Options(everything, handle);
+    // Errors cpp-httplib raises itself (413 for an oversized body, 400 for a bad request line)
+    // get the same JSON shape as ours.
+    server_->set_error_handler([](const httplib::Request&, httplib::Response& response) {
+        if (!response.body.empty())
+            return;
+        send_reply(error_reply(response.status, reason_phrase(response.status)), response);
+    });
+    server_->set_exception_handler(
+        [](const httplib::Request&, httplib::Response& response, std::exception_ptr error) {
+            std::string message = "internal error";
+            try {
+                if (error)
+                    std::rethrow_exception(error);
+            } catch (const std::exception& exception) {
+                message += std::string(": ") + exception.what();
+            } catch (...) {
+            }
+            send_reply(error_reply(500, message), response);
+        });
+}
+
+HttpServer::~HttpServer() {
+    stop();
+}
+
+Status HttpServer::bind() {
+    const ListenAddress& address = options_.address;
+    if (address.port == 0) {
+        bound_port_ = server_->bind_to_any_port(address.host);
+        if (bound_port_ > 0)
+            return Ok{};
+    } else if (server_->bind_to_port(address.host, address.port)) {
+        bound_port_ = address.port;
+        return Ok{};
+    }
+    return make_error(ErrorCode::unavailable, "cannot listen on " + address.to_string() + ": " +
+                                                  explain_bind_failure(address));
+}
+
+Status HttpServer::serve() {
+    serving_ = true;
+    const bool clean = stop_requested_ || server_->listen_after_bind();
+    serving_ = false;
+    if (!clean)
+        return make_error(ErrorCode::io_error, "the HTTP server stopped unexpectedly");
+    return Ok{};
+}
+
+void HttpServer::stop() {
+    stop_requested_ = true;
+    // serve() may be between its check and the start of listening, when cpp-httplib would
+    // ignore a stop: wait (briefly) until it listens or has returned.
+    for (int i = 0; i < 2000 && serving_ && !server_->is_running(); ++i) {
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+    }
+    server_->stop();
+}
+
+}  // namespace hostprobe::http

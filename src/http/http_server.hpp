@@ -1,0 +1,53 @@
+// The HTTP edge: a cpp-httplib server whose every request goes through our Router, with its
+// thread pool sized by the caller (from the CPU budget).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "core/result.hpp"
+#include "http/listen_address.hpp"
+#include "http/router.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace hostprobe::http {
+
+struct ServerOptions {
+    ListenAddress address;
+    size_t threads = 4;
+    // Idle keep-alive connections each hold a pool thread in cpp-httplib, and shutdown waits
+    // for them: keep the timeout short so SIGTERM ends us quickly.
+    int keep_alive_seconds = 1;
+    size_t keep_alive_max_requests = 100;
+    size_t max_body_bytes = 64 * 1024;
+};
+
+class HttpServer {
+  public:
+    HttpServer(ServerOptions options, std::shared_ptr<const Router> router);
+    ~HttpServer();
+    HttpServer(const HttpServer&) = delete;
+    HttpServer& operator=(const HttpServer&) = delete;
+
+    // Binds the listening socket; a clear message when the port is taken or the host unknown.
+    Status bind();
+    int port() const { return bound_port_; }
+    // Serves until stop(); in-flight requests finish before it returns.
+    Status serve();
+    // Safe from any thread, also before serve() started.
+    void stop();
+
+  private:
+    ServerOptions options_;
+    std::shared_ptr<const Router> router_;
+    std::unique_ptr<httplib::Server> server_;
+    int bound_port_ = 0;
+    std::atomic<bool> serving_{false};
+    std::atomic<bool> stop_requested_{false};
+};
+
+}  // namespace hostprobe::http

@@ -1,0 +1,49 @@
+#include "http/reply.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace hostprobe::http {
+
+Reply Reply::json(const nlohmann::json& value, int status) {
+    Reply reply;
+    reply.status = status;
+    reply.body = value.dump(2) + "\n";
+    return reply;
+}
+
+Reply Reply::text(std::string body, std::string content_type) {
+    Reply reply;
+    reply.content_type = std::move(content_type);
+    reply.body = std::move(body);
+    return reply;
+}
+
+int status_for(ErrorCode code) {
+    switch (code) {
+        case ErrorCode::not_found:
+            return 404;
+        case ErrorCode::invalid_argument:
+            return 400;
+        case ErrorCode::parse_error:
+            return 400;
+        case ErrorCode::conflict:
+            return 409;
+        case ErrorCode::unavailable:
+            return 503;
+        case ErrorCode::io_error:
+            return 500;
+        case ErrorCode::internal:
+            return 500;
+    }
+    return 500;
+}
+
+Reply error_reply(int status, const std::string& message) {
+    return Reply::json({{"error", message}, {"status", status}}, status);
+}
+
+Reply error_reply(const Error& error) {
+    return error_reply(status_for(error.code), error.message);
+}
+
+}  // namespace hostprobe::http

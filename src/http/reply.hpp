@@ -1,0 +1,28 @@
+// What a route handler returns: a reply, or an Error that the edge turns into a JSON error.
+#pragma once
+
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace hostprobe::http {
+
+struct Reply {
+    int status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+
+    static Reply json(const nlohmann::json& value, int status = 200);
+    static Reply text(std::string body, std::string content_type = "text/plain; charset=utf-8");
+};
+
+int status_for(ErrorCode code);
+// {"error": "...", "status": N}
+Reply error_reply(int status, const std::string& message);
+Reply error_reply(const Error& error);
+
+}  // namespace hostprobe::http

@@ -1,0 +1,25 @@
+#include "metrics/exposition.hpp"
+
+#include <prometheus/text_serializer.h>
+
+#include <sstream>
+
+namespace hostprobe::metrics {
+
+void Exposition::add(std::shared_ptr<prometheus::Collectable> collectable) {
+    collectables_.push_back(std::move(collectable));
+}
+
+std::string Exposition::render() const {
+    std::vector<prometheus::MetricFamily> families;
+    for (const auto& collectable : collectables_) {
+        auto collected = collectable->Collect();
+        families.insert(families.end(), std::make_move_iterator(collected.begin()),
+                        std::make_move_iterator(collected.end()));
+    }
+    std::ostringstream out;
+    prometheus::TextSerializer().Serialize(out, families);
+    return out.str();
+}
+
+}  // namespace hostprobe::metrics

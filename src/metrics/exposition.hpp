@@ -1,0 +1,25 @@
+// /metrics: gathers every registered collectable and renders Prometheus' text format with
+// prometheus-cpp's TextSerializer (no second web server: cpp-httplib serves it).
+#pragma once
+
+#include <prometheus/collectable.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hostprobe::metrics {
+
+class Exposition {
+  public:
+    // Register everything before serving starts; rendering may then run on any thread.
+    void add(std::shared_ptr<prometheus::Collectable> collectable);
+    std::string render() const;
+
+    static constexpr const char* kContentType = "text/plain; version=0.0.4; charset=utf-8";
+
+  private:
+    std::vector<std::shared_ptr<prometheus::Collectable>> collectables_;
+};
+
+}  // namespace hostprobe::metrics

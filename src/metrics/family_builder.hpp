@@ -1,0 +1,33 @@
+// Builds prometheus-cpp MetricFamily values directly, for collectors whose values are read at
+// scrape time (cgroup counters) or describe facts (info metrics) rather than being updated.
+#pragma once
+
+#include <prometheus/metric_family.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hostprobe::metrics {
+
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+class FamilyBuilder {
+  public:
+    FamilyBuilder(std::string name, std::string help, prometheus::MetricType type);
+
+    FamilyBuilder& add(double value, const Labels& labels = {});
+    bool empty() const { return family_.metric.empty(); }
+    prometheus::MetricFamily build() && { return std::move(family_); }
+
+  private:
+    prometheus::MetricFamily family_;
+};
+
+FamilyBuilder gauge(std::string name, std::string help);
+FamilyBuilder counter(std::string name, std::string help);
+
+// Appends the family unless it has no samples (an absent metric, e.g. an unlimited quota).
+void append(std::vector<prometheus::MetricFamily>& out, FamilyBuilder builder);
+
+}  // namespace hostprobe::metrics

@@ -1,0 +1,126 @@
+#include "metrics/host_collector.hpp"
+
+#include <openssl/crypto.h>
+
+#include <algorithm>
+
+#include "core/build_info.hpp"
+#include "metrics/family_builder.hpp"
+
+namespace hostprobe::metrics {
+
+namespace {
+
+std::string text_or_empty(const std::optional<std::string>& value) {
+    return value.value_or("");
+}
+
+void add_identity(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
+    const host::CpuType* cpu = facts.default_type();
+    if (cpu == nullptr)
+        return;
+    append(out, gauge("hostprobe_cpu_info", "CPU identity of the default CPU type; always 1.")
+                    .add(1, {{"vendor_id", text_or_empty(cpu->vendor_id)},
+                             {"model_name", text_or_empty(cpu->model_name)},
+                             {"family", text_or_empty(cpu->family)},
+                             {"model", text_or_empty(cpu->model)},
+                             {"stepping", text_or_empty(cpu->stepping)},
+                             {"microarchitecture", text_or_empty(facts.guess.microarchitecture)},
+                             {"hypervisor", text_or_empty(facts.hypervisor.vendor)}}));
+    FamilyBuilder flags =
+        gauge("hostprobe_cpu_flag_info",
+              "CPU flags that matter for crypto and vector throughput; 1 when present.");
+    for (const std::string& flag : HostCollector::reported_flags()) {
+        if (std::find(cpu->flags.begin(), cpu->flags.end(), flag) != cpu->flags.end()) {
+            flags.add(1, {{"flag", flag}});
+        }
+    }
+    append(out, std::move(flags));
+    FamilyBuilder candidates =
+        gauge("hostprobe_ec2_family_candidate_info",
+              "EC2 instance families known to use this processor (a guess); always 1.");
+    for (const auto& family : facts.guess.ec2_families)
+        candidates.add(1, {{"family", family}});
+    append(out, std::move(candidates));
+}
+
+void add_capacity(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
+    append(out,
+           gauge("hostprobe_cpus_online", "CPUs the kernel has online.").add(facts.online_cpus()));
+    append(out, gauge("hostprobe_cpus_visible", "CPUs this process may be scheduled on.")
+                    .add(facts.cpu_budget.visible_cpus));
+    append(out, gauge("hostprobe_cpu_budget_cores",
+                      "CPU time this task may use, in cores (quota/period, or visible CPUs).")
+                    .add(facts.cpu_budget.cores));
+    append(out, gauge("hostprobe_cpu_workers",
+                      "Worker threads probes use: max(1, min(ceil(budget), visible CPUs)).")
+                    .add(facts.cpu_budget.workers));
+    const auto& cgroup = facts.cgroup;
+    FamilyBuilder quota = gauge("hostprobe_cgroup_cpu_quota_cores",
+                                "cgroup CPU quota in cores; absent when unlimited.");
+    if (cgroup.cpu_quota)
+        quota.add(cgroup.cpu_quota->cores());
+    append(out, std::move(quota));
+    FamilyBuilder memory =
+        gauge("hostprobe_cgroup_memory_limit_bytes", "cgroup memory limit; absent when unlimited.");
+    if (cgroup.memory_limit_bytes)
+        memory.add(static_cast<double>(*cgroup.memory_limit_bytes));
+    append(out, std::move(memory));
+}
+
+void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& root,
+                    const host::HostFacts& facts) {
+    const auto& source = facts.cgroup.throttling_source;
+    bool ok = false;
+    if (source) {
+        if (auto counters = host::read_throttling(root, *source)) {
+            ok = true;
+            append(out, counter("hostprobe_cgroup_cpu_periods_total",
+                                "CFS enforcement periods elapsed (cpu.stat nr_periods).")
+                            .add(static_cast<double>(counters->periods)));
+            append(out,
+                   counter("hostprobe_cgroup_cpu_throttled_periods_total",
+                           "CFS periods in which the cgroup was throttled (cpu.stat nr_throttled).")
+                       .add(static_cast<double>(counters->throttled_periods)));
+            append(
+                out,
+                counter("hostprobe_cgroup_cpu_throttled_seconds_total",
+                        "Time the cgroup spent throttled (cpu.stat throttled_time/throttled_usec).")
+                    .add(counters->throttled_seconds));
+        }
+    }
+    append(out, gauge("hostprobe_scrape_collector_success",
+                      "Whether a collector's data could be read at scrape time.")
+                    .add(ok ? 1 : 0, {{"collector", "cgroup_cpu_stat"}}));
+}
+
+}  // namespace
+
+HostCollector::HostCollector(const SysRoot& root, const host::HostFacts& facts)
+    : root_(root), facts_(facts) {}
+
+const std::vector<std::string>& HostCollector::reported_flags() {
+    static const std::vector<std::string> flags = {"aes",     "pclmulqdq", "avx",        "avx2",
+                                                   "avx512f", "vaes",      "vpclmulqdq", "sha_ni",
+                                                   "pmull",   "sha2",      "asimd",      "sve"};
+    return flags;
+}
+
+std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
+    std::vector<prometheus::MetricFamily> out;
+    add_identity(out, facts_);
+    add_capacity(out, facts_);
+    add_throttling(out, root_, facts_);
+    return out;
+}
+
+std::vector<prometheus::MetricFamily> BuildInfoCollector::Collect() const {
+    std::vector<prometheus::MetricFamily> out;
+    append(out, gauge("hostprobe_build_info", "hostprobe build; always 1.")
+                    .add(1, {{"version", kVersion},
+                             {"revision", kRevision},
+                             {"openssl_version", OpenSSL_version(OPENSSL_VERSION_STRING)}}));
+    return out;
+}
+
+}  // namespace hostprobe::metrics
