@@ -125,7 +125,7 @@ bool detect_s390(const SysRoot& root, HypervisorFacts& facts) {
 
 // DMI names the machine even where nothing else does (Nitro has no /proc/xen and no PCI id
 // above); on arm64 it is the only hint, as the CPU has no hypervisor flag.
-bool detect_dmi(HypervisorFacts& facts, bool hypervisor_flag) {
+bool detect_dmi(HypervisorFacts& facts) {
     if (!facts.dmi_sys_vendor)
         return false;
     const std::string& vendor = *facts.dmi_sys_vendor;
@@ -155,10 +155,6 @@ bool detect_dmi(HypervisorFacts& facts, bool hypervisor_flag) {
             conclude(facts, known.vendor, "full", "DMI sys_vendor '" + vendor + "'");
             return true;
         }
-    }
-    if (hypervisor_flag) {
-        conclude(facts, "unknown", "full", "CPU flag 'hypervisor' without a known vendor");
-        return true;
     }
     return false;
 }
@@ -207,8 +203,8 @@ HypervisorFacts detect_hypervisor(const HypervisorInputs& inputs) {
         // concluded
     } else if (contains(inputs.model_name, "UML")) {
         conclude(facts, "User-mode Linux", "para", "model name mentions UML");
-    } else {
-        detect_dmi(facts, hypervisor_flag);
+    } else if (!detect_dmi(facts) && hypervisor_flag) {
+        conclude(facts, "unknown", "full", "CPU flag 'hypervisor' without a known vendor");
     }
     detect_platform(root, facts);
     return facts;

@@ -40,11 +40,12 @@ MountInfo parse_mountinfo(std::string_view text) {
         ++line_number;
         if (trim(line).empty())
             continue;
-        // id parent major:minor root mount-point options [optional fields...] - fstype source super
+        // id parent major:minor root mount-point options [optional...] - fstype source
+        // super-options
         const std::vector<std::string_view> fields = split_whitespace(line);
         auto separator = std::find(fields.begin(), fields.end(), "-");
         const auto before = static_cast<size_t>(separator - fields.begin());
-        if (separator == fields.end() || before < 6 || fields.end() - separator < 3) {
+        if (separator == fields.end() || before < 6 || fields.end() - separator < 4) {
             info.warnings.push_back("mountinfo line " + std::to_string(line_number) +
                                     " is malformed: '" + std::string(line) + "'");
             continue;
@@ -53,10 +54,8 @@ MountInfo parse_mountinfo(std::string_view text) {
         entry.root = unescape_octal(fields[3]);
         entry.mount_point = unescape_octal(fields[4]);
         entry.fs_type = std::string(*(separator + 1));
-        if (fields.end() - separator >= 4) {
-            for (std::string_view option : split(*(separator + 3), ',')) {
-                entry.super_options.emplace_back(option);
-            }
+        for (std::string_view option : split(*(separator + 3), ',')) {
+            entry.super_options.emplace_back(option);
         }
         info.entries.push_back(std::move(entry));
     }

@@ -89,10 +89,30 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     server_->set_keep_alive_max_count(options_.keep_alive_max_requests);
     server_->set_payload_max_length(options_.max_body_bytes);
     server_->set_tcp_nodelay(true);
+    // cpp-httplib's default also sets SO_REUSEPORT, which would let a second daemon share our
+    // port silently; a port in use must be an error.
+    server_->set_socket_options([](socket_t socket) {
+        int yes = 1;
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
 
     auto handle = [router = router_](const httplib::Request& request, httplib::Response& response) {
         send_reply(router->dispatch(request), response);
     };
+    // A request without Content-Length or Transfer-Encoding has an empty body (RFC 9112 6.3),
+    // but cpp-httplib 0.11 would wait for the peer to close before routing a bodiless POST:
+    // answer such requests before it tries to read a body.
+    server_->set_pre_routing_handler(
+        [router = router_](const httplib::Request& request, httplib::Response& response) {
+            const bool announces_body =
+                request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
+            const bool reads_body = request.method == "POST" || request.method == "PUT" ||
+                                    request.method == "PATCH" || request.method == "DELETE";
+            if (announces_body || !reads_body)
+                return httplib::Server::HandlerResponse::Unhandled;
+            send_reply(router->dispatch(request), response);
+            return httplib::Server::HandlerResponse::Handled;
+        });
     const std::string everything = ".*";
     server_->Get(everything, handle);
     server_->Post(everything, handle);

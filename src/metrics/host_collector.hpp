@@ -4,6 +4,7 @@
 #pragma once
 
 #include <prometheus/collectable.h>
+#include <prometheus/metric_family.h>
 
 #include "core/sysroot.hpp"
 #include "host/host_facts.hpp"

@@ -1,0 +1,159 @@
+// End to end: the real binary, an ephemeral port, real HTTP, real signals, and promtool.
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <signal.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/paths.hpp"
+#include "support/process.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBinary = HOSTPROBE_BINARY;
+
+std::string sysroot(const std::string& name) {
+    return fixtures_dir() + "/sysroots/" + name;
+}
+
+// A daemon on a free loopback port, stopped with SIGKILL if a test leaves it running.
+struct Daemon {
+    explicit Daemon(std::vector<std::string> extra = {},
+                    std::map<std::string, std::string> env = {})
+        : process(kBinary, with_listen(std::move(extra)), std::move(env)) {
+        auto found = process.wait_for_port(10s);
+        REQUIRE_MESSAGE(found.has_value(), "daemon did not start: " << process.errors());
+        port = *found;
+    }
+    static std::vector<std::string> with_listen(std::vector<std::string> extra) {
+        std::vector<std::string> args = {"serve", "--listen", "127.0.0.1:0"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    }
+    httplib::Client client() const {
+        httplib::Client c("127.0.0.1", port);
+        c.set_read_timeout(10, 0);
+        return c;
+    }
+    Process process;
+    int port = 0;
+};
+
+}  // namespace
+
+TEST_CASE("the daemon serves /healthz, /v1/host, /metrics and its index") {
+    Daemon daemon({"--sysroot", sysroot("fargate-e5-2686v4")});
+    auto client = daemon.client();
+
+    auto health = client.Get("/healthz");
+    REQUIRE(health);
+    CHECK(health->status == 200);
+    CHECK(json::parse(health->body)["status"] == "ok");
+
+    auto host = client.Get("/v1/host");
+    REQUIRE(host);
+    CHECK(host->status == 200);
+    CHECK(host->get_header_value("Content-Type") == "application/json");
+    const json facts = json::parse(host->body);
+    CHECK(facts["cpu"]["model_name"] == "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz");
+    CHECK(facts["cgroup"]["cpu_quota_cores"] == 0.25);
+    CHECK(facts["cpu_budget"]["workers"] == 1);
+    CHECK(facts["guess"]["microarchitecture"] == "Broadwell");
+
+    auto text = client.Get("/v1/host?format=text");
+    REQUIRE(text);
+    CHECK(text->body.find("Model name:") != std::string::npos);
+    auto bad_format = client.Get("/v1/host?format=xml");
+    REQUIRE(bad_format);
+    CHECK(bad_format->status == 400);
+
+    auto index = client.Get("/");
+    REQUIRE(index);
+    const json endpoints = json::parse(index->body)["endpoints"];
+    std::vector<std::string> paths;
+    for (const auto& endpoint : endpoints)
+        paths.push_back(endpoint["path"]);
+    CHECK(paths == std::vector<std::string>{"/", "/healthz", "/v1/host", "/metrics"});
+
+    auto metrics = client.Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->status == 200);
+    CHECK(metrics->get_header_value("Content-Type").rfind("text/plain; version=0.0.4", 0) == 0);
+    CHECK(metrics->body.find("model_name=\"Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz\"") !=
+          std::string::npos);
+    CHECK(metrics->body.find("hostprobe_cgroup_cpu_quota_cores 0.25") != std::string::npos);
+
+    TempTree scratch;
+    scratch.write("metrics.txt", metrics->body);
+    const int promtool = std::system(("promtool check metrics < " + scratch.root() +
+                                      "/metrics.txt > " + scratch.root() + "/promtool.log 2>&1")
+                                         .c_str());
+    CHECK_MESSAGE(promtool == 0,
+                  "promtool check metrics failed (is Debian's prometheus package installed?)");
+}
+
+TEST_CASE("wrong paths and methods get JSON errors") {
+    Daemon daemon({"--sysroot", sysroot("graviton2-8cpu")});
+    auto client = daemon.client();
+    auto missing = client.Get("/v2/nothing");
+    REQUIRE(missing);
+    CHECK(missing->status == 404);
+    CHECK(json::parse(missing->body)["status"] == 404);
+    auto wrong = client.Post("/v1/host", "{}", "application/json");
+    REQUIRE(wrong);
+    CHECK(wrong->status == 405);
+    CHECK(wrong->get_header_value("Allow") == "GET, HEAD");
+    auto bodiless = client.Delete("/healthz");
+    REQUIRE(bodiless);
+    CHECK(bodiless->status == 405);
+    auto head = client.Head("/healthz");
+    REQUIRE(head);
+    CHECK(head->status == 200);
+}
+
+TEST_CASE(
+    "SIGTERM and SIGINT stop the daemon with status 0 within 2 s, even with a client connected") {
+    for (int signal_number : {SIGTERM, SIGINT}) {
+        Daemon daemon({"--sysroot", sysroot("graviton2-8cpu")});
+        auto client = daemon.client();
+        client.set_keep_alive(true);
+        REQUIRE(client.Get("/healthz"));  // leaves an idle keep-alive connection open
+        daemon.process.signal(signal_number);
+        const ExitStatus status = daemon.process.wait(5s);
+        CHECK(status.exited);
+        CHECK(status.code == 0);
+        CHECK(status.waited < 2s);
+        CHECK(daemon.process.errors().find("msg=stopped") != std::string::npos);
+    }
+}
+
+TEST_CASE("a port in use is a clear error and exit status 1") {
+    Daemon first({"--sysroot", sysroot("graviton2-8cpu")});
+    const auto second =
+        run_to_end(kBinary, {"serve", "--listen", "127.0.0.1:" + std::to_string(first.port),
+                             "--sysroot", sysroot("graviton2-8cpu")});
+    CHECK(second.status.exited);
+    CHECK(second.status.code == 1);
+    CHECK(second.errors.find("Address already in use") != std::string::npos);
+}
+
+TEST_CASE("the live machine") {
+    Daemon daemon;
+    auto host = daemon.client().Get("/v1/host");
+    REQUIRE(host);
+    const json facts = json::parse(host->body);
+    CHECK(facts["sysroot"] == "/");
+    CHECK(facts["cpu_budget"]["workers"].get<int>() >= 1);
+}
+
+TEST_CASE("configuration comes from HOSTPROBE_ environment variables too") {
+    Daemon daemon({}, {{"HOSTPROBE_SYSROOT", sysroot("fargate-e5-2670v2")}});
+    auto host = daemon.client().Get("/v1/host");
+    REQUIRE(host);
+    CHECK(json::parse(host->body)["cpu"]["model"] == 62);
+}

@@ -1,0 +1,73 @@
+#include "cli/options.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+using namespace hostprobe;
+using namespace hostprobe::cli;
+
+namespace {
+
+EnvironmentLookup fake_environment(std::map<std::string, std::string> values) {
+    return [values](const std::string& key) -> std::optional<std::string> {
+        auto it = values.find(key);
+        if (it == values.end())
+            return std::nullopt;
+        return it->second;
+    };
+}
+
+OptionParser parser() {
+    return OptionParser("serve", "test",
+                        {{"listen", "HOST:PORT", "0.0.0.0:9740", "where"},
+                         {"sysroot", "DIR", "/", "root"},
+                         {"json", "", "", "switch"},
+                         {"http-threads", "N", "", "threads"}});
+}
+
+}  // namespace
+
+TEST_CASE("every option has a HOSTPROBE_ environment twin") {
+    CHECK(OptionSpec{"http-threads", "N", "", ""}.env_name() == "HOSTPROBE_HTTP_THREADS");
+    CHECK(parser().usage().find("HOSTPROBE_LISTEN") != std::string::npos);
+}
+
+TEST_CASE("a flag beats its environment twin, which beats the default") {
+    auto defaults = parser().parse({}, fake_environment({}));
+    REQUIRE(defaults.ok());
+    CHECK(defaults->get("listen") == "0.0.0.0:9740");
+    CHECK(defaults->source("listen") == "default");
+    CHECK_FALSE(defaults->has("http-threads"));
+
+    auto from_env = parser().parse({}, fake_environment({{"HOSTPROBE_LISTEN", "127.0.0.1:1"}}));
+    CHECK(from_env->get("listen") == "127.0.0.1:1");
+    CHECK(from_env->source("listen") == "env HOSTPROBE_LISTEN");
+
+    auto from_flag = parser().parse({"--listen", "127.0.0.1:2"},
+                                    fake_environment({{"HOSTPROBE_LISTEN", "127.0.0.1:1"}}));
+    CHECK(from_flag->get("listen") == "127.0.0.1:2");
+    CHECK(parser().parse({"--listen=[::1]:3"}, fake_environment({}))->get("listen") == "[::1]:3");
+}
+
+TEST_CASE("switches take no value on the command line and a boolean in the environment") {
+    CHECK(parser().parse({"--json"}, fake_environment({}))->is_on("json"));
+    CHECK_FALSE(parser().parse({"--json=false"}, fake_environment({}))->is_on("json"));
+    CHECK(parser().parse({}, fake_environment({{"HOSTPROBE_JSON", "yes"}}))->is_on("json"));
+    auto bad = parser().parse({}, fake_environment({{"HOSTPROBE_JSON", "maybe"}}));
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().message.find("HOSTPROBE_JSON") != std::string::npos);
+}
+
+TEST_CASE("bad command lines are usage errors that say what is wrong") {
+    auto unknown = parser().parse({"--nope"}, fake_environment({}));
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(unknown.error().message == "unknown option '--nope'");
+    auto missing = parser().parse({"--listen"}, fake_environment({}));
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().message.find("needs a value") != std::string::npos);
+    CHECK_FALSE(parser().parse({"-x"}, fake_environment({})).ok());
+    auto positional = parser().parse({"extra", "--", "--json"}, fake_environment({}));
+    REQUIRE(positional.ok());
+    CHECK(positional->positionals() == std::vector<std::string>{"extra", "--json"});
+}

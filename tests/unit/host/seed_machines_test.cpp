@@ -1,0 +1,113 @@
+// The seeds' machines, replayed from tests/fixtures/sysroots (see its README.md).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "host/host_facts.hpp"
+#include "support/paths.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::host;
+
+namespace {
+
+HostFacts replay(const std::string& name) {
+    return collect_host_facts(SysRoot(testing::fixtures_dir() + "/sysroots/" + name), NoCpuid(),
+                              std::nullopt);
+}
+
+bool has(const std::vector<std::string>& values, const std::string& value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+}  // namespace
+
+TEST_CASE("Fargate 0.25 vCPU tasks on Xen see 2 CPUs but get one worker") {
+    struct Case {
+        const char* sysroot;
+        const char* model_name;
+        const char* microarchitecture;
+        const char* candidate;
+    };
+    for (const Case& c :
+         {Case{"fargate-e5-2670v2", "Intel(R) Xeon(R) CPU E5-2670 v2 @ 2.50GHz", "Ivy Bridge",
+               "m3"},
+          Case{"fargate-e5-2676v3", "Intel(R) Xeon(R) CPU E5-2676 v3 @ 2.40GHz", "Haswell", "m4"},
+          Case{"fargate-e5-2686v4", "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz", "Broadwell",
+               "m4"}}) {
+        INFO(c.sysroot);
+        const HostFacts facts = replay(c.sysroot);
+        REQUIRE(facts.default_type() != nullptr);
+        CHECK(facts.default_type()->model_name == c.model_name);
+        CHECK(facts.online_cpus() == 2);
+        CHECK(facts.hypervisor.vendor == "Xen");
+        CHECK(facts.hypervisor.virtualization_type == "full");
+        CHECK(facts.hypervisor.platform == "AWS Xen");
+        CHECK(facts.cgroup.version == 1);
+        REQUIRE(facts.cgroup.cpu_quota.has_value());
+        CHECK(facts.cgroup.cpu_quota->cores() == doctest::Approx(0.25));
+        CHECK(facts.cgroup.memory_limit_bytes == 512u * 1024 * 1024);
+        CHECK(facts.cpu_budget.cores == doctest::Approx(0.25));
+        CHECK(facts.cpu_budget.workers == 1);
+        CHECK(facts.cpu_budget.visible_cpus == 2);
+        CHECK(facts.guess.microarchitecture == c.microarchitecture);
+        CHECK(has(facts.guess.ec2_families, c.candidate));
+        CHECK(has(facts.guess.ec2_families, "t2"));
+        CHECK_FALSE(facts.guess.notes.empty());
+        CHECK(facts.warnings.empty());
+    }
+}
+
+TEST_CASE("Graviton2 with 8 CPUs under cgroup v2") {
+    const HostFacts facts = replay("graviton2-8cpu");
+    REQUIRE(facts.default_type() != nullptr);
+    CHECK(facts.architecture == "aarch64");
+    CHECK(facts.default_type()->vendor_id == "ARM");
+    CHECK(facts.default_type()->model_name == "Neoverse-N1");
+    CHECK(facts.default_type()->stepping == "r3p1");
+    CHECK(facts.online_cpus() == 8);
+    CHECK(facts.cgroup.version == 2);
+    CHECK(facts.cpu_budget.cores == doctest::Approx(2.0));
+    CHECK(facts.cpu_budget.workers == 2);
+    CHECK(facts.guess.microarchitecture == "Neoverse-N1");
+    CHECK(facts.guess.graviton == "Graviton2");
+    CHECK(has(facts.guess.ec2_families, "t4g"));
+    CHECK(has(facts.guess.ec2_families, "m6g"));
+    CHECK(facts.warnings.empty());
+}
+
+TEST_CASE("DMI's instance type beats the CPU-based guess") {
+    testing::TempTree tree;
+    std::filesystem::copy(testing::fixtures_dir() + "/sysroots/graviton2-8cpu", tree.root(),
+                          std::filesystem::copy_options::recursive);
+    tree.write("sys/class/dmi/id/sys_vendor", "Amazon EC2\n")
+        .write("sys/class/dmi/id/product_name", "t4g.2xlarge\n");
+    const HostFacts facts = collect_host_facts(SysRoot(tree.root()), NoCpuid(), std::nullopt);
+    CHECK(facts.hypervisor.platform == "AWS Nitro");
+    CHECK(facts.guess.ec2_families == std::vector<std::string>{"t4g"});
+}
+
+TEST_CASE("the CPU budget") {
+    const auto unlimited = compute_cpu_budget(std::nullopt, 4);
+    CHECK(unlimited.cores == 4);
+    CHECK(unlimited.workers == 4);
+    CHECK(unlimited.source == "cpus");
+    const auto quarter = compute_cpu_budget(CpuQuota{25000, 100000, "/x"}, 2);
+    CHECK(quarter.workers == 1);
+    CHECK(quarter.source == "cgroup");
+    CHECK(compute_cpu_budget(CpuQuota{150000, 100000, "/x"}, 8).workers == 2);
+    CHECK(compute_cpu_budget(CpuQuota{800000, 100000, "/x"}, 2).workers ==
+          2);  // never above visible
+    CHECK(compute_cpu_budget(CpuQuota{200000, 100000, "/x"}, 8).workers == 2);
+    CHECK(compute_cpu_budget(std::nullopt, 0).workers == 1);
+}
+
+TEST_CASE("the live machine") {
+    const HostFacts facts = collect_host_facts(SysRoot("/"), LiveCpuid(), read_live_inputs());
+    CHECK_FALSE(facts.architecture.empty());
+    CHECK(facts.online_cpus() >= 1);
+    CHECK(facts.cpu_budget.workers >= 1);
+    CHECK(facts.cpu_budget.visible_cpus == *affinity_cpu_count());
+}

@@ -1,0 +1,90 @@
+#include "metrics/host_collector.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "metrics/exposition.hpp"
+#include "support/paths.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe;
+
+namespace {
+
+std::map<std::string, const prometheus::MetricFamily*> by_name(
+    const std::vector<prometheus::MetricFamily>& families) {
+    std::map<std::string, const prometheus::MetricFamily*> named;
+    for (const auto& family : families)
+        named[family.name] = &family;
+    return named;
+}
+
+std::string label(const prometheus::ClientMetric& metric, const std::string& name) {
+    for (const auto& l : metric.label) {
+        if (l.name == name)
+            return l.value;
+    }
+    return "<none>";
+}
+
+}  // namespace
+
+TEST_CASE("host metrics carry the contract's names and labels") {
+    const SysRoot root(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4");
+    const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
+    const auto families = metrics::HostCollector(root, facts).Collect();
+    const auto named = by_name(families);
+    for (const char* name :
+         {"hostprobe_cpu_info", "hostprobe_cpu_flag_info", "hostprobe_cpus_online",
+          "hostprobe_cpus_visible", "hostprobe_cpu_budget_cores", "hostprobe_cpu_workers",
+          "hostprobe_cgroup_cpu_quota_cores", "hostprobe_cgroup_memory_limit_bytes",
+          "hostprobe_cgroup_cpu_periods_total", "hostprobe_cgroup_cpu_throttled_periods_total",
+          "hostprobe_cgroup_cpu_throttled_seconds_total", "hostprobe_ec2_family_candidate_info"}) {
+        INFO(name);
+        CHECK(named.count(name) == 1);
+    }
+    const auto& info = named.at("hostprobe_cpu_info")->metric.at(0);
+    CHECK(label(info, "model_name") == "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz");
+    CHECK(label(info, "microarchitecture") == "Broadwell");
+    CHECK(label(info, "hypervisor") == "Xen");
+    CHECK(named.at("hostprobe_cgroup_cpu_quota_cores")->metric.at(0).gauge.value == 0.25);
+    CHECK(named.at("hostprobe_cgroup_cpu_throttled_seconds_total")->metric.at(0).counter.value ==
+          6750.0);
+    std::vector<std::string> flags;
+    for (const auto& metric : named.at("hostprobe_cpu_flag_info")->metric)
+        flags.push_back(label(metric, "flag"));
+    CHECK(flags == std::vector<std::string>{"aes", "pclmulqdq", "avx", "avx2"});
+}
+
+TEST_CASE("no quota, no quota metric; counters are read at scrape time") {
+    testing::TempTree tree;
+    std::filesystem::copy(testing::fixtures_dir() + "/sysroots/graviton2-8cpu", tree.root(),
+                          std::filesystem::copy_options::recursive);
+    tree.write("sys/fs/cgroup/cpu.max", "max 100000\n");
+    const SysRoot root(tree.root());
+    const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
+    const metrics::HostCollector collector(root, facts);
+    CHECK(by_name(collector.Collect()).count("hostprobe_cgroup_cpu_quota_cores") == 0);
+
+    tree.write("sys/fs/cgroup/cpu.stat", "nr_periods 9\nnr_throttled 8\nthrottled_usec 7000000\n");
+    const auto named = by_name(collector.Collect());
+    CHECK(named.at("hostprobe_cgroup_cpu_throttled_periods_total")->metric.at(0).counter.value ==
+          8);
+    CHECK(named.at("hostprobe_scrape_collector_success")->metric.at(0).gauge.value == 1);
+
+    tree.write("sys/fs/cgroup/cpu.stat", "garbage\n");
+    const auto broken = by_name(collector.Collect());
+    CHECK(broken.count("hostprobe_cgroup_cpu_throttled_periods_total") == 0);
+    CHECK(broken.at("hostprobe_scrape_collector_success")->metric.at(0).gauge.value == 0);
+}
+
+TEST_CASE("the exposition renders Prometheus text") {
+    metrics::Exposition exposition;
+    exposition.add(std::make_shared<metrics::BuildInfoCollector>());
+    const std::string text = exposition.render();
+    CHECK(text.find("# TYPE hostprobe_build_info gauge") != std::string::npos);
+    CHECK(text.find("hostprobe_build_info{version=\"") != std::string::npos);
+    CHECK(text.find("openssl_version=\"3.") != std::string::npos);
+}
