@@ -24,7 +24,7 @@ host::HostFacts collect(const SysRoot& root) {
 }  // namespace
 
 size_t http_threads_for(uint32_t workers) {
-    return std::clamp<size_t>(static_cast<size_t>(workers) * 2, 4, 16);
+    return std::clamp<size_t>(static_cast<size_t>(workers) * 4, 4, 32);
 }
 
 int run_serve(const ServeConfig& config, Logger& log) {

@@ -18,8 +18,9 @@ struct ServeConfig {
 // Exit status: 0 after a clean shutdown, 1 when it cannot start.
 int run_serve(const ServeConfig& config, Logger& log);
 
-// HTTP worker threads for a CPU budget: enough for a scrape, a health check and a few clients
-// at once, without a quarter-vCPU task holding many threads.
+// HTTP worker threads for a CPU budget. cpp-httplib holds a thread per open connection, so a
+// few per worker; connections beyond that wait their turn, and each gives its thread back
+// after a few requests (keep_alive_max_requests). Idle threads cost no CPU.
 size_t http_threads_for(uint32_t workers);
 
 }  // namespace hostprobe::app

@@ -41,12 +41,12 @@ OptionSpec sysroot_option() {
 }
 
 OptionParser serve_parser() {
-    return OptionParser(
-        "serve", "Run the agent until SIGTERM or SIGINT.",
-        {{"listen", "HOST:PORT", "0.0.0.0:9740",
-          "address to serve HTTP on; port 0 picks a free one"},
-         sysroot_option(),
-         {"http-threads", "N", "", "HTTP worker threads (default: from the CPU budget, 4..16)"}});
+    return OptionParser("serve", "Run the agent until SIGTERM or SIGINT.",
+                        {{"listen", "HOST:PORT", "0.0.0.0:9740",
+                          "address to serve HTTP on; port 0 picks a free one"},
+                         sysroot_option(),
+                         {"http-threads", "N", "",
+                          "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"}});
 }
 
 OptionParser cpu_parser() {
@@ -59,8 +59,9 @@ OptionParser healthcheck_parser() {
     return OptionParser(
         "healthcheck", "Exit 0 when the agent answers /healthz with 200, else 1.",
         {{"url", "URL", "",
-          "URL to check (default: http://127.0.0.1:<port of HOSTPROBE_LISTEN or 9740>/healthz)"},
-         {"timeout", "SECONDS", "2", "give up after this long"}});
+          "URL to check (default: http://127.0.0.1:<port of HOSTPROBE_LISTEN or 9740>/healthz)",
+          "HOSTPROBE_HEALTHCHECK_URL"},
+         {"timeout", "SECONDS", "2", "give up after this long", "HOSTPROBE_HEALTHCHECK_TIMEOUT"}});
 }
 
 int usage_error(const OptionParser& parser, const std::string& message) {

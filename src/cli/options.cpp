@@ -8,11 +8,13 @@
 namespace hostprobe::cli {
 
 std::string OptionSpec::env_name() const {
-    std::string env = "HOSTPROBE_";
+    if (!env.empty())
+        return env;
+    std::string derived = "HOSTPROBE_";
     for (char c : name) {
-        env += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        derived += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     }
-    return env;
+    return derived;
 }
 
 EnvironmentLookup process_environment() {

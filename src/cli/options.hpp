@@ -18,8 +18,9 @@ struct OptionSpec {
     std::string value_name;     // shown in help ("HOST:PORT"); empty for a boolean switch
     std::string default_value;  // as text; "" means unset
     std::string help;
+    std::string env = "";  // the environment twin when the default name would be ambiguous
     bool is_switch() const { return value_name.empty(); }
-    std::string env_name() const;  // "HOSTPROBE_" + upper-case name with '-' as '_'
+    std::string env_name() const;  // env, else "HOSTPROBE_" + upper-case name with '-' as '_'
 };
 
 using EnvironmentLookup = std::function<std::optional<std::string>(const std::string&)>;

@@ -91,9 +91,10 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     server_->set_tcp_nodelay(true);
     // cpp-httplib's default also sets SO_REUSEPORT, which would let a second daemon share our
     // port silently; a port in use must be an error.
-    server_->set_socket_options([](socket_t socket) {
+    server_->set_socket_options([this](socket_t socket) {
         int yes = 1;
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        listen_socket_ = socket;
     });
 
     auto handle = [router = router_](const httplib::Request& request, httplib::Response& response) {
@@ -149,14 +150,20 @@ Status HttpServer::bind() {
     const ListenAddress& address = options_.address;
     if (address.port == 0) {
         bound_port_ = server_->bind_to_any_port(address.host);
-        if (bound_port_ > 0)
-            return Ok{};
     } else if (server_->bind_to_port(address.host, address.port)) {
         bound_port_ = address.port;
-        return Ok{};
     }
-    return make_error(ErrorCode::unavailable, "cannot listen on " + address.to_string() + ": " +
-                                                  explain_bind_failure(address));
+    if (bound_port_ <= 0) {
+        return make_error(ErrorCode::unavailable, "cannot listen on " + address.to_string() + ": " +
+                                                      explain_bind_failure(address));
+    }
+    // cpp-httplib 0.11 listens with a backlog of 5: a burst of connections (a load balancer,
+    // wrk -c16) overflows it and each dropped handshake costs a 200 ms to 1 s retransmit.
+    // Listening again on the same socket raises the backlog.
+    if (listen_socket_ >= 0) {
+        ::listen(listen_socket_, SOMAXCONN);
+    }
+    return Ok{};
 }
 
 Status HttpServer::serve() {

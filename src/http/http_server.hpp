@@ -22,7 +22,7 @@ struct ServerOptions {
     // Idle keep-alive connections each hold a pool thread in cpp-httplib, and shutdown waits
     // for them: keep the timeout short so SIGTERM ends us quickly.
     int keep_alive_seconds = 1;
-    size_t keep_alive_max_requests = 100;
+    size_t keep_alive_max_requests = 5;
     size_t max_body_bytes = 64 * 1024;
 };
 
@@ -46,6 +46,7 @@ class HttpServer {
     std::shared_ptr<const Router> router_;
     std::unique_ptr<httplib::Server> server_;
     int bound_port_ = 0;
+    int listen_socket_ = -1;
     std::atomic<bool> serving_{false};
     std::atomic<bool> stop_requested_{false};
 };

@@ -31,6 +31,8 @@ OptionParser parser() {
 TEST_CASE("every option has a HOSTPROBE_ environment twin") {
     CHECK(OptionSpec{"http-threads", "N", "", ""}.env_name() == "HOSTPROBE_HTTP_THREADS");
     CHECK(parser().usage().find("HOSTPROBE_LISTEN") != std::string::npos);
+    CHECK(OptionSpec{"url", "URL", "", "", "HOSTPROBE_HEALTHCHECK_URL"}.env_name() ==
+          "HOSTPROBE_HEALTHCHECK_URL");
 }
 
 TEST_CASE("a flag beats its environment twin, which beats the default") {

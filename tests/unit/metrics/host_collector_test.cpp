@@ -66,16 +66,19 @@ TEST_CASE("no quota, no quota metric; counters are read at scrape time") {
     const SysRoot root(tree.root());
     const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
     const metrics::HostCollector collector(root, facts);
-    CHECK(by_name(collector.Collect()).count("hostprobe_cgroup_cpu_quota_cores") == 0);
+    const auto unlimited = collector.Collect();
+    CHECK(by_name(unlimited).count("hostprobe_cgroup_cpu_quota_cores") == 0);
 
     tree.write("sys/fs/cgroup/cpu.stat", "nr_periods 9\nnr_throttled 8\nthrottled_usec 7000000\n");
-    const auto named = by_name(collector.Collect());
+    const auto fresh = collector.Collect();
+    const auto named = by_name(fresh);
     CHECK(named.at("hostprobe_cgroup_cpu_throttled_periods_total")->metric.at(0).counter.value ==
           8);
     CHECK(named.at("hostprobe_scrape_collector_success")->metric.at(0).gauge.value == 1);
 
     tree.write("sys/fs/cgroup/cpu.stat", "garbage\n");
-    const auto broken = by_name(collector.Collect());
+    const auto broken_families = collector.Collect();
+    const auto broken = by_name(broken_families);
     CHECK(broken.count("hostprobe_cgroup_cpu_throttled_periods_total") == 0);
     CHECK(broken.at("hostprobe_scrape_collector_success")->metric.at(0).gauge.value == 0);
 }

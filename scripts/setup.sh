@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# hostprobe set-up on a fresh Debian/Ubuntu machine: installs whatever is missing from Debian's
+# packages, builds, then runs the agent or every test.
+#
+#   scripts/setup.sh run    install, build, and start `hostprobe serve` on 0.0.0.0:9740
+#   scripts/setup.sh test   install, build (normal and ASan+UBSan), and run every test
+#   scripts/setup.sh build  install and build only
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+mode="${1:-}"
+case "$mode" in
+  run|test|build) ;;
+  *) echo "usage: $0 run|test|build" >&2; exit 2 ;;
+esac
+
+build_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nlohmann-json3-dev
+                prometheus-cpp-dev doctest-dev)
+# promtool (package prometheus) checks the /metrics output in the end-to-end tests.
+test_packages=(prometheus)
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+install_missing() {
+  local missing=()
+  for package in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$package")
+    fi
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+
+build() {  # build <dir> [cmake options...]
+  local dir="$1"; shift
+  cmake -S . -B "$dir" -DHOSTPROBE_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$jobs"
+}
+
+case "$mode" in
+  build)
+    install_missing "${build_packages[@]}"
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ;;
+  run)
+    install_missing "${build_packages[@]}"
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    exec ./build/hostprobe serve
+    ;;
+  test)
+    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    ctest --test-dir build --output-on-failure
+    # The same tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
+    build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=address,undefined
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+      ctest --test-dir build-asan --output-on-failure
+    echo "setup: all tests passed" >&2
+    ;;
+esac
