@@ -27,4 +27,9 @@ Result<uint64_t> parse_uint64(std::string_view text);
 Result<uint64_t> parse_uint64_auto_base(std::string_view text);
 Result<double> parse_double(std::string_view text);
 
+// A 32-bit id from a cpuinfo value that may be absent: empty when missing, malformed or too
+// large. `prefixed_hex` demands "0x..." (ARM implementer and part ids); `any` also takes decimal.
+enum class IdBase { decimal, any, prefixed_hex };
+std::optional<uint32_t> parse_id(const std::optional<std::string>& text, IdBase base);
+
 }  // namespace hostprobe

@@ -7,34 +7,16 @@ namespace hostprobe::host {
 
 namespace {
 
-std::optional<uint32_t> parse_hex_id(const std::optional<std::string>& text) {
-    if (!text || text->rfind("0x", 0) != 0)
-        return std::nullopt;
-    auto value = parse_uint64_auto_base(*text);
-    if (!value || *value > 0xffffffffu)
-        return std::nullopt;
-    return static_cast<uint32_t>(*value);
-}
-
-std::optional<uint32_t> parse_any_base(const std::optional<std::string>& text) {
-    if (!text)
-        return std::nullopt;
-    auto value = parse_uint64_auto_base(*text);
-    if (!value || *value > 0xffffffffu)
-        return std::nullopt;
-    return static_cast<uint32_t>(*value);
-}
-
 void decode_arm(const RawCpuType& raw, CpuType& type) {
-    const auto implementer = parse_hex_id(raw.vendor);
+    const auto implementer = parse_id(raw.vendor, IdBase::prefixed_hex);
     if (!implementer || *implementer == 0)
         return;
     const ArmPartTable& table = ArmPartTable::builtin();
     ArmIdentity identity;
     identity.implementer = *implementer;
-    identity.part = parse_hex_id(raw.model);
-    identity.variant = parse_any_base(raw.stepping);
-    identity.revision = parse_any_base(raw.revision);
+    identity.part = parse_id(raw.model, IdBase::prefixed_hex);
+    identity.variant = parse_id(raw.stepping, IdBase::any);
+    identity.revision = parse_id(raw.revision, IdBase::any);
     // RISC-V's mvendorid also looks like "0x489": only known implementers are ARM ids.
     auto name = table.implementer_name(*implementer);
     if (!name)

@@ -8,19 +8,10 @@ namespace hostprobe::host {
 
 namespace {
 
-std::optional<uint32_t> decimal(const std::optional<std::string>& text) {
-    if (!text)
-        return std::nullopt;
-    auto value = parse_uint64(*text);
-    if (!value || *value > 0xffffffffu)
-        return std::nullopt;
-    return static_cast<uint32_t>(*value);
-}
-
 void guess_x86(const CpuType& cpu, HostGuess& guess) {
-    const auto family = decimal(cpu.family);
-    const auto model = decimal(cpu.model);
-    const auto stepping = decimal(cpu.stepping);
+    const auto family = parse_id(cpu.family, IdBase::decimal);
+    const auto model = parse_id(cpu.model, IdBase::decimal);
+    const auto stepping = parse_id(cpu.stepping, IdBase::decimal);
     if (cpu.vendor_id && family && model) {
         if (auto uarch =
                 x86_microarchitecture(*cpu.vendor_id, *family, *model, stepping.value_or(0))) {

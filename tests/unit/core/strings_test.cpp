@@ -27,3 +27,13 @@ TEST_CASE("integers parse strictly") {
     CHECK_FALSE(parse_double("nan").ok());
     CHECK_FALSE(parse_double("1.5x").ok());
 }
+
+TEST_CASE("cpuinfo ids") {
+    CHECK(parse_id(std::string("0xd0c"), IdBase::prefixed_hex) == 0xd0cu);
+    CHECK_FALSE(parse_id(std::string("3340"), IdBase::prefixed_hex).has_value());
+    CHECK(parse_id(std::string("0x3"), IdBase::any) == 3u);
+    CHECK(parse_id(std::string("79"), IdBase::decimal) == 79u);
+    CHECK_FALSE(parse_id(std::string("0x4f"), IdBase::decimal).has_value());
+    CHECK_FALSE(parse_id(std::string("0x100000000"), IdBase::any).has_value());
+    CHECK_FALSE(parse_id(std::nullopt, IdBase::any).has_value());
+}
