@@ -77,10 +77,8 @@ struct CommandLine {
 
 bool asks_for_help(const std::vector<std::string>& args) {
     for (const auto& arg : args) {
-        if (arg == "--")
-            return false;
-        if (arg == "--help" || arg == "-h")
-            return true;
+        if (arg == "--") return false;
+        if (arg == "--help" || arg == "-h") return true;
     }
     return false;
 }
@@ -92,8 +90,7 @@ CommandLine parse_command(const OptionParser& parser, const std::vector<std::str
         return {std::nullopt, kExitOk};
     }
     auto parsed = parser.parse(args, environment);
-    if (!parsed)
-        return {std::nullopt, usage_error(parser, parsed.error().message)};
+    if (!parsed) return {std::nullopt, usage_error(parser, parsed.error().message)};
     if (!parsed->positionals().empty()) {
         return {std::nullopt,
                 usage_error(parser, "unexpected argument '" + parsed->positionals().front() + "'")};
@@ -112,17 +109,14 @@ Result<std::string> checked_sysroot(const ParsedOptions& options) {
 int run_serve_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     const OptionParser parser = serve_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
-    if (!command_line.options)
-        return command_line.exit_code;
+    if (!command_line.options) return command_line.exit_code;
     const ParsedOptions* options = &*command_line.options;
     app::ServeConfig config;
     auto listen = http::parse_listen_address(options->get("listen"));
-    if (!listen)
-        return usage_error(parser, "--listen: " + listen.error().message);
+    if (!listen) return usage_error(parser, "--listen: " + listen.error().message);
     config.listen = *listen;
     auto sysroot = checked_sysroot(*options);
-    if (!sysroot)
-        return usage_error(parser, sysroot.error().message);
+    if (!sysroot) return usage_error(parser, sysroot.error().message);
     config.sysroot = *sysroot;
     if (options->has("http-threads")) {
         auto threads = parse_uint64(options->get("http-threads"));
@@ -138,12 +132,10 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
 int run_cpu_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     const OptionParser parser = cpu_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
-    if (!command_line.options)
-        return command_line.exit_code;
+    if (!command_line.options) return command_line.exit_code;
     const ParsedOptions* options = &*command_line.options;
     auto sysroot = checked_sysroot(*options);
-    if (!sysroot)
-        return usage_error(parser, sysroot.error().message);
+    if (!sysroot) return usage_error(parser, sysroot.error().message);
     const SysRoot root(*sysroot);
     const host::HostFacts facts =
         root.is_live() ? host::collect_host_facts(root, host::LiveCpuid(), host::read_live_inputs())
@@ -160,14 +152,12 @@ int run_healthcheck_command(const std::vector<std::string>& args,
                             const EnvironmentLookup& environment) {
     const OptionParser parser = healthcheck_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
-    if (!command_line.options)
-        return command_line.exit_code;
+    if (!command_line.options) return command_line.exit_code;
     const ParsedOptions* options = &*command_line.options;
     const std::string url_text =
         options->has("url") ? options->get("url") : default_healthcheck_url(environment);
     auto url = parse_http_url(url_text);
-    if (!url)
-        return usage_error(parser, "--url: " + url.error().message);
+    if (!url) return usage_error(parser, "--url: " + url.error().message);
     auto timeout = parse_double(options->get("timeout"));
     if (!timeout || *timeout <= 0 || *timeout > 300) {
         return usage_error(parser, "--timeout must be a number of seconds from 0 to 300");
@@ -198,12 +188,9 @@ int run(const std::vector<std::string>& args, const EnvironmentLookup& environme
                     OpenSSL_version(OPENSSL_VERSION));
         return kExitOk;
     }
-    if (command == "serve")
-        return run_serve_command(rest, environment);
-    if (command == "cpu")
-        return run_cpu_command(rest, environment);
-    if (command == "healthcheck")
-        return run_healthcheck_command(rest, environment);
+    if (command == "serve") return run_serve_command(rest, environment);
+    if (command == "cpu") return run_cpu_command(rest, environment);
+    if (command == "healthcheck") return run_healthcheck_command(rest, environment);
     std::fprintf(stderr, "hostprobe: unknown command '%s'\n\n%s", command.c_str(), kTopUsage);
     return kExitUsage;
 }

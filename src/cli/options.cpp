@@ -8,8 +8,7 @@
 namespace hostprobe::cli {
 
 std::string OptionSpec::env_name() const {
-    if (!env.empty())
-        return env;
+    if (!env.empty()) return env;
     std::string derived = "HOSTPROBE_";
     for (char c : name) {
         derived += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -53,8 +52,7 @@ void ParsedOptions::set(const std::string& name, std::string value, std::string 
 
 Result<bool> parse_switch_value(const std::string& text) {
     const std::string value = to_lower(trim(text));
-    if (value == "1" || value == "true" || value == "yes" || value == "on")
-        return true;
+    if (value == "1" || value == "true" || value == "yes" || value == "on") return true;
     if (value == "0" || value == "false" || value == "no" || value == "off" || value.empty()) {
         return false;
     }
@@ -67,8 +65,7 @@ OptionParser::OptionParser(std::string command, std::string summary, std::vector
 
 const OptionSpec* OptionParser::find(const std::string& name) const {
     for (const auto& spec : specs_) {
-        if (spec.name == name)
-            return &spec;
+        if (spec.name == name) return &spec;
     }
     return nullptr;
 }
@@ -151,11 +148,9 @@ std::string OptionParser::usage() const {
     text += "\nOptions (each also read from its environment variable):\n";
     for (const auto& spec : specs_) {
         std::string flag = "  --" + spec.name + (spec.is_switch() ? "" : " " + spec.value_name);
-        if (flag.size() < 30)
-            flag.resize(30, ' ');
+        if (flag.size() < 30) flag.resize(30, ' ');
         text += flag + " " + spec.help;
-        if (!spec.default_value.empty())
-            text += " (default " + spec.default_value + ")";
+        if (!spec.default_value.empty()) text += " (default " + spec.default_value + ")";
         text += "\n" + std::string(31, ' ') + "env " + spec.env_name() + "\n";
     }
     return text;

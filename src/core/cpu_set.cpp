@@ -22,12 +22,9 @@ Result<size_t> parse_cpu_number(std::string_view text) {
 }
 
 int hex_digit_value(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
 }
 
@@ -77,8 +74,7 @@ Result<CpuSet> CpuSet::parse_mask(std::string_view text) {
     CpuSet set;
     std::string digits;
     for (char c : trim(text)) {
-        if (c == ',')
-            continue;
+        if (c == ',') continue;
         if (hex_digit_value(c) < 0) {
             return make_error(ErrorCode::parse_error, "bad CPU mask: '" + std::string(text) + "'");
         }
@@ -116,8 +112,7 @@ size_t CpuSet::count() const {
 std::vector<size_t> CpuSet::members() const {
     std::vector<size_t> out;
     for (size_t i = 0; i < bits_.size(); ++i) {
-        if (bits_[i])
-            out.push_back(i);
+        if (bits_[i]) out.push_back(i);
     }
     return out;
 }

@@ -1,15 +1,13 @@
 #include "core/logger.hpp"
 
-#include <chrono>
-#include <ctime>
+#include "core/time_format.hpp"
 
 namespace hostprobe {
 
 namespace {
 
 bool needs_quotes(const std::string& value) {
-    if (value.empty())
-        return true;
+    if (value.empty()) return true;
     for (char c : value) {
         if (c == ' ' || c == '"' || c == '=' || c == '\\' || static_cast<unsigned char>(c) < 0x20) {
             return true;
@@ -19,8 +17,7 @@ bool needs_quotes(const std::string& value) {
 }
 
 std::string quote(const std::string& value) {
-    if (!needs_quotes(value))
-        return value;
+    if (!needs_quotes(value)) return value;
     std::string out = "\"";
     for (char c : value) {
         if (c == '"' || c == '\\') {
@@ -53,21 +50,6 @@ void Logger::write(const char* level, const std::string& message, const Fields& 
     std::lock_guard<std::mutex> lock(mutex_);
     std::fputs(line.c_str(), out_);
     std::fflush(out_);
-}
-
-std::string rfc3339_now() {
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-    const auto millis =
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() %
-        1000;
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                  static_cast<int>(millis));
-    return buffer;
 }
 
 }  // namespace hostprobe

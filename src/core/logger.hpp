@@ -36,7 +36,4 @@ class Logger {
     std::mutex mutex_;
 };
 
-// RFC 3339 UTC with milliseconds: "2026-12-02T15:34:06.123Z".
-std::string rfc3339_now();
-
 }  // namespace hostprobe

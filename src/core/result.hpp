@@ -15,6 +15,10 @@ enum class ErrorCode {
     io_error,          // the operating system refused a read or write
     unavailable,       // the facility does not exist here (no cgroup, no CPUID...)
     conflict,          // the request cannot be served in the current state
+    busy,              // try again later (a full queue)
+    too_large,         // a request body over the limit
+    unsupported_type,  // a request body in a format we do not take
+    forbidden,         // not allowed (a directory outside the allowlist)
     internal,          // a bug or an unexpected exception
 };
 

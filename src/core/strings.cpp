@@ -149,13 +149,10 @@ Result<double> parse_double(std::string_view text) {
 }
 
 std::optional<uint32_t> parse_id(const std::optional<std::string>& text, IdBase base) {
-    if (!text)
-        return std::nullopt;
-    if (base == IdBase::prefixed_hex && text->rfind("0x", 0) != 0)
-        return std::nullopt;
+    if (!text) return std::nullopt;
+    if (base == IdBase::prefixed_hex && text->rfind("0x", 0) != 0) return std::nullopt;
     auto value = base == IdBase::decimal ? parse_uint64(*text) : parse_uint64_auto_base(*text);
-    if (!value || *value > 0xffffffffu)
-        return std::nullopt;
+    if (!value || *value > 0xffffffffu) return std::nullopt;
     return static_cast<uint32_t>(*value);
 }
 

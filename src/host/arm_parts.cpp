@@ -13,12 +13,10 @@ std::vector<ArmPart> load_parts() {
     const auto rows = parse_csv(kArmPartsCsv);
     for (size_t i = 1; i < rows.size(); ++i) {  // row 0 is the header
         const CsvRow& row = rows[i];
-        if (row.size() < 6)
-            continue;
+        if (row.size() < 6) continue;
         auto implementer = parse_uint64_auto_base(row[0]);
         auto part = parse_uint64_auto_base(row[2]);
-        if (!implementer || !part)
-            continue;
+        if (!implementer || !part) continue;
         parts.push_back(ArmPart{static_cast<uint32_t>(*implementer), row[1],
                                 static_cast<uint32_t>(*part), row[3], row[5]});
     }
@@ -38,16 +36,14 @@ const ArmPartTable& ArmPartTable::builtin() {
 
 std::optional<std::string> ArmPartTable::implementer_name(uint32_t implementer) const {
     for (const auto& part : parts_) {
-        if (part.implementer == implementer)
-            return part.implementer_name;
+        if (part.implementer == implementer) return part.implementer_name;
     }
     return std::nullopt;
 }
 
 const ArmPart* ArmPartTable::find(uint32_t implementer, uint32_t part) const {
     for (const auto& entry : parts_) {
-        if (entry.implementer == implementer && entry.part == part)
-            return &entry;
+        if (entry.implementer == implementer && entry.part == part) return &entry;
     }
     return nullptr;
 }

@@ -31,10 +31,8 @@ int64_t derive_id(const std::vector<CacheInstance>& caches, size_t cpu, const st
                   uint32_t level) {
     int64_t index = 0;
     for (const auto& cache : caches) {
-        if (cache.level != level || cache.type != type)
-            continue;
-        if (cache.shared && cache.shared->contains(cpu))
-            return index;
+        if (cache.level != level || cache.type != type) continue;
+        if (cache.shared && cache.shared->contains(cpu)) return index;
         ++index;
     }
     return index;
@@ -42,10 +40,8 @@ int64_t derive_id(const std::vector<CacheInstance>& caches, size_t cpu, const st
 
 std::string cache_name(uint32_t level, const std::string& type) {
     std::string name = "L" + std::to_string(level);
-    if (type == "Data")
-        name += "d";
-    if (type == "Instruction")
-        name += "i";
+    if (type == "Data") name += "d";
+    if (type == "Instruction") name += "i";
     return name;
 }
 
@@ -57,21 +53,16 @@ uint64_t parse_cache_size(const std::string& text) {
     while (digits < value.size() && value[digits] >= '0' && value[digits] <= '9')
         ++digits;
     auto number = parse_uint64(value.substr(0, digits));
-    if (!number)
-        return 0;
+    if (!number) return 0;
     const std::string_view suffix = value.substr(digits);
-    if (suffix.rfind('K', 0) == 0)
-        return *number << 10;
-    if (suffix.rfind('M', 0) == 0)
-        return *number << 20;
-    if (suffix.rfind('G', 0) == 0)
-        return *number << 30;
+    if (suffix.rfind('K', 0) == 0) return *number << 10;
+    if (suffix.rfind('M', 0) == 0) return *number << 20;
+    if (suffix.rfind('G', 0) == 0) return *number << 30;
     return *number;
 }
 
 std::string human_size(uint64_t bytes) {
-    if (bytes < 1024)
-        return std::to_string(bytes) + " B";
+    if (bytes < 1024) return std::to_string(bytes) + " B";
     int exponent = 10;
     while (exponent < 60 && bytes >= (uint64_t{1} << (exponent + 10)))
         exponent += 10;
@@ -90,8 +81,7 @@ std::string human_size(uint64_t bytes) {
         }
     }
     std::string number = std::to_string(whole);
-    if (fraction != 0)
-        number += "." + std::to_string(fraction / 10);
+    if (fraction != 0) number += "." + std::to_string(fraction / 10);
     return number + " " + unit + "iB";
 }
 
@@ -102,18 +92,14 @@ std::vector<CacheSummary> read_caches(const SysRoot& root, const std::vector<siz
             const std::string dir = index_dir(cpu, index);
             auto level_text = root.read_line(dir + "/level");
             auto type = root.read_line(dir + "/type");
-            if (!level_text || !type || type->empty())
-                continue;
+            if (!level_text || !type || type->empty()) continue;
             auto level = parse_uint64(*level_text);
-            if (!level || *level > 16)
-                continue;
+            if (!level || *level > 16) continue;
             int64_t id = -1;
             if (auto id_text = root.read_line(dir + "/id")) {
-                if (auto parsed = parse_int64(*id_text))
-                    id = *parsed;
+                if (auto parsed = parse_int64(*id_text)) id = *parsed;
             }
-            if (id < 0)
-                id = derive_id(caches, cpu, *type, static_cast<uint32_t>(*level));
+            if (id < 0) id = derive_id(caches, cpu, *type, static_cast<uint32_t>(*level));
             auto found = std::find_if(caches.begin(), caches.end(), [&](const CacheInstance& c) {
                 return c.id == id && c.level == *level && c.type == *type;
             });
@@ -130,8 +116,7 @@ std::vector<CacheSummary> read_caches(const SysRoot& root, const std::vector<siz
             }
             if (!found->shared) {
                 if (auto map = root.read_file(dir + "/shared_cpu_map")) {
-                    if (auto shared = CpuSet::parse_mask(*map))
-                        found->shared = *shared;
+                    if (auto shared = CpuSet::parse_mask(*map)) found->shared = *shared;
                 }
             }
         }

@@ -21,27 +21,22 @@ struct Location {
 };
 
 std::string join_path(const std::string& base, std::string_view relative) {
-    if (relative.empty() || relative == "/")
-        return base;
-    if (base == "/")
-        return std::string(relative);
+    if (relative.empty() || relative == "/") return base;
+    if (base == "/") return std::string(relative);
     return base + std::string(relative);
 }
 
 std::string parent_dir(const std::string& dir) {
     size_t slash = dir.find_last_of('/');
-    if (slash == std::string::npos || slash == 0)
-        return "/";
+    if (slash == std::string::npos || slash == 0) return "/";
     return dir.substr(0, slash);
 }
 
 // Maps a cgroup path to a directory below the mount; empty when the path is not under the
 // mounted root (for example a cgroup namespace whose root we cannot see).
 std::optional<std::string> translate(const std::string& path, const MountInfoEntry& mount) {
-    if (mount.root == "/")
-        return join_path(mount.mount_point, path);
-    if (path == mount.root)
-        return mount.mount_point;
+    if (mount.root == "/") return join_path(mount.mount_point, path);
+    if (path == mount.root) return mount.mount_point;
     if (path.rfind(mount.root + "/", 0) == 0) {
         return join_path(mount.mount_point, std::string_view(path).substr(mount.root.size()));
     }
@@ -55,11 +50,9 @@ bool root_is_prefix(const MountInfoEntry& mount, const std::string& path) {
 bool v2_offers_controller(const SysRoot& root, const MountInfoEntry& mount,
                           std::string_view controller) {
     auto listed = root.read_line(mount.mount_point + "/cgroup.controllers");
-    if (!listed)
-        return true;  // a dump without the file: assume it is there
+    if (!listed) return true;  // a dump without the file: assume it is there
     for (std::string_view name : split_whitespace(*listed)) {
-        if (name == controller)
-            return true;
+        if (name == controller) return true;
     }
     return false;
 }
@@ -85,8 +78,7 @@ std::optional<Location> locate(const SysRoot& root, const MountInfo& mounts,
                                const ProcCgroup& cgroups, std::string_view controller,
                                std::vector<std::string>& warnings) {
     for (const auto& entry : cgroups.entries) {
-        if (!entry.has_controller(controller))
-            continue;
+        if (!entry.has_controller(controller)) continue;
         for (const auto& mount : mounts.entries) {
             if (mount.fs_type == "cgroup" && mount.has_super_option(controller)) {
                 return place(root, 1, entry, mount, warnings);
@@ -94,12 +86,10 @@ std::optional<Location> locate(const SysRoot& root, const MountInfo& mounts,
         }
     }
     for (const auto& entry : cgroups.entries) {
-        if (!entry.is_unified())
-            continue;
+        if (!entry.is_unified()) continue;
         const MountInfoEntry* chosen = nullptr;
         for (const auto& mount : mounts.entries) {
-            if (mount.fs_type != "cgroup2")
-                continue;
+            if (mount.fs_type != "cgroup2") continue;
             if (chosen == nullptr ||
                 (!root_is_prefix(*chosen, entry.path) && root_is_prefix(mount, entry.path))) {
                 chosen = &mount;
@@ -128,16 +118,13 @@ void walk_up(const Location& location, const std::function<void(const std::strin
 Result<QuotaSetting> read_quota_at(const SysRoot& root, int version, const std::string& dir) {
     if (version == 1) {
         auto quota = root.read_file(dir + "/cpu.cfs_quota_us");
-        if (!quota)
-            return quota.error();
+        if (!quota) return quota.error();
         auto period = root.read_file(dir + "/cpu.cfs_period_us");
-        if (!period)
-            return period.error();
+        if (!period) return period.error();
         return parse_cfs_quota(*quota, *period);
     }
     auto max = root.read_file(dir + "/cpu.max");
-    if (!max)
-        return max.error();
+    if (!max) return max.error();
     return parse_cpu_max(*max);
 }
 
@@ -153,17 +140,14 @@ void read_cpu_limits(const SysRoot& root, const Location& location, CgroupFacts&
             }
             return;
         }
-        if (dir == location.dir)
-            facts.cpu_period_us = setting->period_us;
-        if (!setting->quota_us)
-            return;
+        if (dir == location.dir) facts.cpu_period_us = setting->period_us;
+        if (!setting->quota_us) return;
         CpuQuota candidate{*setting->quota_us, setting->period_us, dir};
         if (!facts.cpu_quota || candidate.cores() < facts.cpu_quota->cores()) {
             facts.cpu_quota = candidate;
         }
     });
-    if (facts.cpu_quota)
-        facts.cpu_period_us = facts.cpu_quota->period_us;
+    if (facts.cpu_quota) facts.cpu_period_us = facts.cpu_quota->period_us;
 
     const std::string weight_file = location.version == 1 ? "/cpu.shares" : "/cpu.weight";
     if (auto text = root.read_line(location.dir + weight_file)) {
@@ -215,8 +199,7 @@ void read_cpuset(const SysRoot& root, const Location& location, CgroupFacts& fac
                               : std::vector<std::string>{"/cpuset.cpus.effective"};
     for (const auto& file : files) {
         auto text = root.read_file(location.dir + file);
-        if (!text)
-            continue;
+        if (!text) continue;
         auto cpus = CpuSet::parse_list(*text);
         if (!cpus) {
             facts.warnings.push_back(location.dir + file + ": " + cpus.error().message);
@@ -287,8 +270,7 @@ Result<QuotaSetting> parse_cpu_max(std::string_view text) {
         }
         setting.period_us = *period;
     }
-    if (fields[0] == "max")
-        return setting;
+    if (fields[0] == "max") return setting;
     auto quota = parse_int64(fields[0]);
     if (!quota || *quota <= 0) {
         return make_error(ErrorCode::parse_error,
@@ -301,35 +283,28 @@ Result<QuotaSetting> parse_cpu_max(std::string_view text) {
 
 Result<ThrottlingCounters> parse_cpu_stat(std::string_view text, int version) {
     auto periods = stat_value(text, "nr_periods");
-    if (!periods)
-        return periods.error();
+    if (!periods) return periods.error();
     auto throttled = stat_value(text, "nr_throttled");
-    if (!throttled)
-        return throttled.error();
+    if (!throttled) return throttled.error();
     // v1 counts nanoseconds, v2 microseconds.
     auto time = stat_value(text, version == 1 ? "throttled_time" : "throttled_usec");
-    if (!time)
-        return time.error();
+    if (!time) return time.error();
     return ThrottlingCounters{*periods, *throttled,
                               static_cast<double>(*time) / (version == 1 ? 1e9 : 1e6)};
 }
 
 Result<std::optional<uint64_t>> parse_memory_limit(std::string_view text) {
     std::string_view value = trim(text);
-    if (value == "max")
-        return std::optional<uint64_t>{};
+    if (value == "max") return std::optional<uint64_t>{};
     auto bytes = parse_uint64(value);
-    if (!bytes)
-        return make_error(ErrorCode::parse_error, "memory limit: " + bytes.error().message);
-    if (*bytes >= kUnlimitedMemory)
-        return std::optional<uint64_t>{};
+    if (!bytes) return make_error(ErrorCode::parse_error, "memory limit: " + bytes.error().message);
+    if (*bytes >= kUnlimitedMemory) return std::optional<uint64_t>{};
     return std::optional<uint64_t>{*bytes};
 }
 
 Result<ThrottlingCounters> read_throttling(const SysRoot& root, const ThrottlingSource& source) {
     auto text = root.read_file(source.cgroup_dir + "/cpu.stat");
-    if (!text)
-        return text.error();
+    if (!text) return text.error();
     auto counters = parse_cpu_stat(*text, source.version);
     if (!counters) {
         return make_error(counters.error().code,
@@ -358,8 +333,7 @@ CgroupFacts read_cgroup_facts(const SysRoot& root) {
         read_cpu_limits(root, *cpu, facts);
     }
     if (auto memory = locate(root, mounts, cgroups, "memory", facts.warnings)) {
-        if (!facts.version)
-            facts.version = memory->version;
+        if (!facts.version) facts.version = memory->version;
         read_memory_limit(root, *memory, facts);
     }
     if (auto cpuset = locate(root, mounts, cgroups, "cpuset", facts.warnings)) {

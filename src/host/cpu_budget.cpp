@@ -33,8 +33,7 @@ std::optional<uint32_t> affinity_cpu_count() {
         const int status = sched_getaffinity(0, size, set);
         const int count = status == 0 ? CPU_COUNT_S(size, set) : -1;
         CPU_FREE(set);
-        if (count > 0)
-            return static_cast<uint32_t>(count);
+        if (count > 0) return static_cast<uint32_t>(count);
     }
     return std::nullopt;
 }

@@ -9,8 +9,7 @@ namespace {
 
 void decode_arm(const RawCpuType& raw, CpuType& type) {
     const auto implementer = parse_id(raw.vendor, IdBase::prefixed_hex);
-    if (!implementer || *implementer == 0)
-        return;
+    if (!implementer || *implementer == 0) return;
     const ArmPartTable& table = ArmPartTable::builtin();
     ArmIdentity identity;
     identity.implementer = *implementer;
@@ -19,14 +18,12 @@ void decode_arm(const RawCpuType& raw, CpuType& type) {
     identity.revision = parse_id(raw.revision, IdBase::any);
     // RISC-V's mvendorid also looks like "0x489": only known implementers are ARM ids.
     auto name = table.implementer_name(*implementer);
-    if (!name)
-        return;
+    if (!name) return;
     type.vendor_id = *name;
     if (identity.part) {
         if (const ArmPart* part = table.find(*implementer, *identity.part)) {
             type.model_name = part->name;
-            if (!part->cloud_note.empty())
-                identity.cloud_note = part->cloud_note;
+            if (!part->cloud_note.empty()) identity.cloud_note = part->cloud_note;
         }
     }
     if (*implementer == 0x41 && identity.variant && identity.revision) {
@@ -56,8 +53,7 @@ CpuType decode_cpu_type(const RawCpuType& raw) {
     type.address_sizes = raw.address_sizes;
     type.max_thread_id = raw.max_thread_id;
     // Only ARM (and RISC-V's mvendorid) write the vendor as a hex id.
-    if (raw.vendor && raw.vendor->rfind("0x", 0) == 0)
-        decode_arm(raw, type);
+    if (raw.vendor && raw.vendor->rfind("0x", 0) == 0) decode_arm(raw, type);
     return type;
 }
 
@@ -66,8 +62,7 @@ std::vector<CpuType> build_cpu_types(const SysRoot& root, const Cpuinfo& cpuinfo
     std::vector<CpuType> types;
     for (const RawCpuType& raw : cpuinfo.types)
         types.push_back(decode_cpu_type(raw));
-    if (types.empty())
-        return types;
+    if (types.empty()) return types;
     for (size_t cpu : possible.members()) {
         auto it = cpuinfo.cpu_type.find(cpu);
         types[it == cpuinfo.cpu_type.end() ? 0 : it->second].cpus.push_back(cpu);

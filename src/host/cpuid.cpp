@@ -39,13 +39,11 @@ std::string hypervisor_vendor_from_signature(const std::string& signature) {
         {"ACRNACRNACRN", "ACRN"},      {"QNXQVMBSQG", "QNX"},      {"EVMMEVMMEVMM", "Intel EVMM"},
     };
     for (const auto& known : kKnown) {
-        if (signature.rfind(known.prefix, 0) == 0)
-            return known.vendor;
+        if (signature.rfind(known.prefix, 0) == 0) return known.vendor;
     }
     std::string printable;
     for (char c : signature) {
-        if (c >= 0x20 && c < 0x7f)
-            printable += c;
+        if (c >= 0x20 && c < 0x7f) printable += c;
     }
     return std::string(trim(printable));
 }

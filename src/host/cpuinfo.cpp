@@ -55,20 +55,16 @@ const std::map<std::string_view, Field>& type_keys() {
 
 // NULL sorts before any string, as in lscpu's strcmp_null.
 int compare_optional(const std::optional<std::string>& a, const std::optional<std::string>& b) {
-    if (!a && !b)
-        return 0;
-    if (!a)
-        return -1;
-    if (!b)
-        return 1;
+    if (!a && !b) return 0;
+    if (!a) return -1;
+    if (!b) return 1;
     return a->compare(*b) < 0 ? -1 : (a->compare(*b) > 0 ? 1 : 0);
 }
 
 int compare_types(const RawCpuType& a, const RawCpuType& b) {
     for (Field field : {&RawCpuType::vendor, &RawCpuType::model, &RawCpuType::model_name,
                         &RawCpuType::stepping}) {
-        if (int order = compare_optional(a.*field, b.*field))
-            return order;
+        if (int order = compare_optional(a.*field, b.*field)) return order;
     }
     return 0;
 }
@@ -79,8 +75,7 @@ std::pair<std::string, long> split_key_number(std::string_view key) {
     size_t digits = key.size();
     while (digits > 0 && std::isdigit(static_cast<unsigned char>(key[digits - 1])))
         --digits;
-    if (digits == key.size() || key.size() - digits > 9)
-        return {std::string(key), -1};
+    if (digits == key.size() || key.size() - digits > 9) return {std::string(key), -1};
     const long number = std::stol(std::string(key.substr(digits)));
     return {std::string(trim(key.substr(0, digits))), number};
 }
@@ -90,8 +85,7 @@ std::optional<size_t> leading_number(std::string_view value) {
     while (end < value.size() && end < 9 && std::isdigit(static_cast<unsigned char>(value[end]))) {
         ++end;
     }
-    if (end == 0)
-        return std::nullopt;
+    if (end == 0) return std::nullopt;
     return static_cast<size_t>(std::stoul(std::string(value.substr(0, end))));
 }
 
@@ -120,28 +114,23 @@ void on_processor(ParseState& state, long key_number, std::string_view value,
     std::optional<size_t> id = key_number >= 0
                                    ? std::optional<size_t>(static_cast<size_t>(key_number))
                                    : leading_number(value);
-    if (!id && key_number < 0)
-        id = 0;  // lscpu's strtou32 of a non-number
+    if (!id && key_number < 0) id = 0;  // lscpu's strtou32 of a non-number
     // The type read so far belongs to the CPU of the previous processor line.
     if (state.current_cpu && state.current_type != nullptr) {
         state.cpu_type[*state.current_cpu] = state.current_type;
     }
     state.current_cpu.reset();
-    if (id && (!possible || possible->contains(*id)))
-        state.current_cpu = id;
+    if (id && (!possible || possible->contains(*id))) state.current_cpu = id;
 }
 
 void on_cpu_value(ParseState& state, const std::string& key, std::string_view value) {
     const bool is_mhz = key == "cpu MHz" || key == "CPU MHz";
-    if (is_mhz && state.current_cpu)
-        state.cpu_mhz[*state.current_cpu] = std::string(value);
-    if (state.current_type == nullptr)
-        return;
+    if (is_mhz && state.current_cpu) state.cpu_mhz[*state.current_cpu] = std::string(value);
+    if (state.current_type == nullptr) return;
     if (key == "bogomips" && !state.current_type->bogomips) {
         state.current_type->bogomips = std::string(value);
     }
-    if (is_mhz && !state.current_type->mhz)
-        state.current_type->mhz = std::string(value);
+    if (is_mhz && !state.current_type->mhz) state.current_type->mhz = std::string(value);
 }
 
 }  // namespace
@@ -152,11 +141,9 @@ Cpuinfo parse_cpuinfo(std::string_view text, const std::optional<CpuSet>& possib
     for (std::string_view raw_line : split_lines(text)) {
         std::string_view line = trim(raw_line);
         const size_t colon = line.find(':');
-        if (line.empty() || colon == std::string_view::npos)
-            continue;
+        if (line.empty() || colon == std::string_view::npos) continue;
         const std::string_view value = trim(line.substr(colon + 1));
-        if (value.empty())
-            continue;  // "power management:" and the like
+        if (value.empty()) continue;  // "power management:" and the like
         const auto [key, key_number] =
             split_key_number(line.substr(0, std::min<size_t>(colon, 127)));
         if (auto it = type_keys().find(key); it != type_keys().end()) {
@@ -199,8 +186,7 @@ Cpuinfo parse_cpuinfo(std::string_view text, const std::optional<CpuSet>& possib
         bool subset = true;
         for (Field field : {&RawCpuType::model, &RawCpuType::model_name, &RawCpuType::vendor,
                             &RawCpuType::bogomips, &RawCpuType::revision}) {
-            if ((partial.*field) && partial.*field != full.*field)
-                subset = false;
+            if ((partial.*field) && partial.*field != full.*field) subset = false;
         }
         if (subset) {
             for (auto& [type, index] : index_of)

@@ -21,12 +21,9 @@ std::optional<std::string> processor_key(std::string_view processor_name) {
     if (std::regex_search(name, match, xeon_e)) {
         return match[2].matched ? match[1].str() + " " + match[2].str() : match[1].str();
     }
-    if (std::regex_search(name, match, scalable))
-        return match[1].str();
-    if (std::regex_search(name, match, epyc))
-        return "EPYC " + match[1].str();
-    if (std::regex_search(name, match, graviton))
-        return "Graviton" + match[1].str();
+    if (std::regex_search(name, match, scalable)) return match[1].str();
+    if (std::regex_search(name, match, epyc)) return "EPYC " + match[1].str();
+    if (std::regex_search(name, match, graviton)) return "Graviton" + match[1].str();
     return std::nullopt;
 }
 
@@ -36,8 +33,7 @@ const Ec2FamilyTable& Ec2FamilyTable::builtin() {
         for (std::string_view csv : {kEc2ProcessorsCsv, kEc2ProcessorsExtraCsv}) {
             const auto rows = parse_csv(csv);
             for (size_t i = 1; i < rows.size(); ++i) {
-                if (rows[i].size() < 2)
-                    continue;
+                if (rows[i].size() < 2) continue;
                 if (auto key = processor_key(rows[i][1])) {
                     loaded.rows_.push_back(Row{rows[i][0], *key});
                 }
@@ -51,8 +47,7 @@ const Ec2FamilyTable& Ec2FamilyTable::builtin() {
 std::vector<std::string> Ec2FamilyTable::families_for_key(const std::string& key) const {
     std::vector<std::string> families;
     for (const auto& row : rows_) {
-        if (row.key == key)
-            families.push_back(row.family);
+        if (row.key == key) families.push_back(row.family);
     }
     std::sort(families.begin(), families.end());
     families.erase(std::unique(families.begin(), families.end()), families.end());

@@ -16,8 +16,7 @@ void guess_x86(const CpuType& cpu, HostGuess& guess) {
         if (auto uarch =
                 x86_microarchitecture(*cpu.vendor_id, *family, *model, stepping.value_or(0))) {
             guess.microarchitecture = uarch->name;
-            if (!uarch->codename.empty())
-                guess.codename = uarch->codename;
+            if (!uarch->codename.empty()) guess.codename = uarch->codename;
         }
     }
     if (!guess.microarchitecture) {
@@ -29,16 +28,14 @@ void guess_x86(const CpuType& cpu, HostGuess& guess) {
 
 void guess_arm(const CpuType& cpu, HostGuess& guess) {
     const ArmIdentity& arm = *cpu.arm;
-    if (cpu.model_name)
-        guess.microarchitecture = cpu.model_name;
+    if (cpu.model_name) guess.microarchitecture = cpu.model_name;
     if (arm.part) {
         if (auto generation = graviton_generation(arm.implementer, *arm.part)) {
             guess.graviton = *generation;
             guess.codename = "AWS " + *generation;
         }
     }
-    if (arm.cloud_note)
-        guess.notes.push_back(*arm.cloud_note);
+    if (arm.cloud_note) guess.notes.push_back(*arm.cloud_note);
 }
 
 void guess_families(const CpuType& cpu, const HypervisorFacts& hypervisor, HostGuess& guess) {
@@ -53,8 +50,7 @@ void guess_families(const CpuType& cpu, const HypervisorFacts& hypervisor, HostG
         key = *guess.graviton;
     else if (cpu.model_name)
         key = processor_key(*cpu.model_name);
-    if (key)
-        guess.ec2_families = Ec2FamilyTable::builtin().families_for_key(*key);
+    if (key) guess.ec2_families = Ec2FamilyTable::builtin().families_for_key(*key);
     if (guess.ec2_families.empty()) {
         guess.notes.push_back("no EC2 instance family is known to use this processor");
         return;

@@ -11,11 +11,9 @@ namespace hostprobe::host {
 namespace {
 
 bool has_word(const std::optional<std::string>& text, std::string_view word) {
-    if (!text)
-        return false;
+    if (!text) return false;
     for (std::string_view item : split_whitespace(*text)) {
-        if (item == word)
-            return true;
+        if (item == word) return true;
     }
     return false;
 }
@@ -23,28 +21,21 @@ bool has_word(const std::optional<std::string>& text, std::string_view word) {
 std::optional<std::string> op_modes(const RawCpuType& type) {
     bool bits32 = false, bits64 = false;
     for (const char* flag : {"lm", "zarch", "sun4v", "sun4u"}) {
-        if (has_word(type.flags, flag))
-            bits32 = bits64 = true;
+        if (has_word(type.flags, flag)) bits32 = bits64 = true;
     }
     for (const char* isa : {"loongarch32", "loongarch32s", "loongarch32r"}) {
-        if (has_word(type.isa, isa))
-            bits32 = true;
+        if (has_word(type.isa, isa)) bits32 = true;
     }
-    if (has_word(type.isa, "loongarch64"))
-        bits64 = true;
-    if (bits32 && bits64)
-        return "32-bit, 64-bit";
-    if (bits32)
-        return "32-bit";
-    if (bits64)
-        return "64-bit";
+    if (has_word(type.isa, "loongarch64")) bits64 = true;
+    if (bits32 && bits64) return "32-bit, 64-bit";
+    if (bits32) return "32-bit";
+    if (bits64) return "64-bit";
     return std::nullopt;
 }
 
 std::optional<std::string> byte_order(const SysRoot& root) {
     auto order = root.read_line("/sys/kernel/cpu_byteorder");
-    if (!order)
-        return std::nullopt;
+    if (!order) return std::nullopt;
     return *order == "big" ? "Big Endian" : "Little Endian";
 }
 
@@ -66,15 +57,13 @@ std::string flags_text(const CpuType* type) {
 LiveInputs read_live_inputs() {
     LiveInputs live;
     utsname name{};
-    if (uname(&name) == 0)
-        live.machine = name.machine;
+    if (uname(&name) == 0) live.machine = name.machine;
     live.affinity_cpus = affinity_cpu_count();
     return live;
 }
 
 std::string infer_architecture(const Cpuinfo& cpuinfo) {
-    if (cpuinfo.types.empty())
-        return "unknown";
+    if (cpuinfo.types.empty()) return "unknown";
     const RawCpuType& type = cpuinfo.types[0];
     const std::string vendor = type.vendor.value_or("");
     const std::string model_name = type.model_name.value_or("");
@@ -86,24 +75,17 @@ std::string infer_architecture(const Cpuinfo& cpuinfo) {
         return *cpuinfo.arm_architecture == "8" || has_word(type.flags, "asimd") ? "aarch64"
                                                                                  : "armv7l";
     }
-    if (vendor == "IBM/S390")
-        return "s390x";
-    if (type.isa && to_lower(*type.isa).rfind("rv64", 0) == 0)
-        return "riscv64";
-    if (type.isa && contains(*type.isa, "loongarch64"))
-        return "loongarch64";
-    if (contains(model_name, "Sparc") || contains(model_name, "SPARC"))
-        return "sparc64";
-    if (contains(model_name, "POWER"))
-        return "ppc64";
-    if (contains(model_name, "740/750") || contains(model_name, "PowerPC"))
-        return "ppc";
+    if (vendor == "IBM/S390") return "s390x";
+    if (type.isa && to_lower(*type.isa).rfind("rv64", 0) == 0) return "riscv64";
+    if (type.isa && contains(*type.isa, "loongarch64")) return "loongarch64";
+    if (contains(model_name, "Sparc") || contains(model_name, "SPARC")) return "sparc64";
+    if (contains(model_name, "POWER")) return "ppc64";
+    if (contains(model_name, "740/750") || contains(model_name, "PowerPC")) return "ppc";
     return "unknown";
 }
 
 uint32_t HostFacts::present_cpus() const {
-    if (cpu_lists.present)
-        return static_cast<uint32_t>(cpu_lists.present->count());
+    if (cpu_lists.present) return static_cast<uint32_t>(cpu_lists.present->count());
     return static_cast<uint32_t>(online_cpus());
 }
 
@@ -120,8 +102,7 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
 
     // Without a possible list, the online list (or cpuinfo's own numbering) stands in.
     std::optional<CpuSet> possible = facts.cpu_lists.possible;
-    if (!possible && facts.cpu_lists.online)
-        possible = facts.cpu_lists.online;
+    if (!possible && facts.cpu_lists.online) possible = facts.cpu_lists.online;
     Cpuinfo cpuinfo;
     if (auto text = root.read_file("/proc/cpuinfo")) {
         cpuinfo = parse_cpuinfo(*text, possible);
@@ -141,12 +122,10 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
     }
 
     facts.architecture = live ? live->machine : infer_architecture(cpuinfo);
-    if (!cpuinfo.types.empty())
-        facts.op_modes = op_modes(cpuinfo.types[0]);
+    if (!cpuinfo.types.empty()) facts.op_modes = op_modes(cpuinfo.types[0]);
     facts.byte_order = byte_order(root);
     facts.cpu_types = build_cpu_types(root, cpuinfo, *possible);
-    if (facts.cpu_types.empty())
-        facts.warnings.push_back("/proc/cpuinfo describes no CPU");
+    if (facts.cpu_types.empty()) facts.warnings.push_back("/proc/cpuinfo describes no CPU");
     facts.caches = read_caches(root, typed_cpus(facts.cpu_types));
     facts.numa_nodes = read_numa_nodes(root);
 
@@ -166,8 +145,7 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
         visible = std::min(visible, static_cast<uint32_t>(facts.cgroup.cpuset->count()));
     }
     facts.cpu_budget = compute_cpu_budget(facts.cgroup.cpu_quota, visible);
-    if (cpu)
-        facts.guess = guess_host(*cpu, facts.hypervisor);
+    if (cpu) facts.guess = guess_host(*cpu, facts.hypervisor);
     return facts;
 }
 

@@ -10,16 +10,14 @@ namespace {
 
 bool has_flag(const std::string& flags, std::string_view flag) {
     for (std::string_view word : split_whitespace(flags)) {
-        if (word == flag)
-            return true;
+        if (word == flag) return true;
     }
     return false;
 }
 
 std::optional<std::string> read_trimmed(const SysRoot& root, const std::string& path) {
     auto line = root.read_line(path);
-    if (!line || line->empty())
-        return std::nullopt;
+    if (!line || line->empty()) return std::nullopt;
     return *line;
 }
 
@@ -31,11 +29,9 @@ void conclude(HypervisorFacts& facts, std::string vendor, std::string type, std:
 
 bool device_tree_compatible(const SysRoot& root, std::string_view wanted) {
     auto text = root.read_file("/proc/device-tree/compatible");
-    if (!text)
-        return false;
+    if (!text) return false;
     for (std::string_view entry : split(*text, '\0')) {
-        if (entry == wanted)
-            return true;
+        if (entry == wanted) return true;
     }
     return false;
 }
@@ -46,8 +42,7 @@ bool detect_powerpc(const SysRoot& root, HypervisorFacts& facts) {
         conclude(facts, "OS/400", "para", "/proc/iSeries exists");
         return true;
     }
-    if (device_tree_compatible(root, "ibm,powernv"))
-        return true;  // bare metal POWER
+    if (device_tree_compatible(root, "ibm,powernv")) return true;  // bare metal POWER
     if (root.exists("/proc/device-tree/ibm,partition-name") &&
         root.exists("/proc/device-tree/hmc-managed?") &&
         !root.exists("/proc/device-tree/chosen/qemu,graphic-width")) {
@@ -67,8 +62,7 @@ bool detect_powerpc(const SysRoot& root, HypervisorFacts& facts) {
 bool detect_xen(const SysRoot& root, bool hypervisor_flag, HypervisorFacts& facts) {
     const bool proc_xen = root.exists("/proc/xen");
     const auto sys_type = read_trimmed(root, "/sys/hypervisor/type");
-    if (!proc_xen && sys_type != "xen")
-        return false;
+    if (!proc_xen && sys_type != "xen") return false;
     auto capabilities = root.read_file("/proc/xen/capabilities");
     if (capabilities && split_whitespace(*capabilities).size() > 0 &&
         split_whitespace(*capabilities)[0] == "control_d") {
@@ -83,8 +77,7 @@ bool detect_xen(const SysRoot& root, bool hypervisor_flag, HypervisorFacts& fact
 
 bool detect_pci(const SysRoot& root, HypervisorFacts& facts) {
     auto devices = root.read_file("/proc/bus/pci/devices");
-    if (!devices)
-        return false;
+    if (!devices) return false;
     struct Known {
         const char* vendor_device;
         const char* vendor;
@@ -93,8 +86,7 @@ bool detect_pci(const SysRoot& root, HypervisorFacts& facts) {
         {"58530001", "Xen"}, {"15ad0710", "VMware"}, {"80eebeef", "Oracle"}};
     for (std::string_view line : split_lines(*devices)) {
         const auto fields = split(line, '\t');
-        if (fields.size() < 2)
-            break;
+        if (fields.size() < 2) break;
         const std::string id = to_lower(fields[1].substr(0, 8));
         for (const auto& known : kKnown) {
             if (id == known.vendor_device) {
@@ -109,11 +101,9 @@ bool detect_pci(const SysRoot& root, HypervisorFacts& facts) {
 
 bool detect_s390(const SysRoot& root, HypervisorFacts& facts) {
     auto sysinfo = root.read_file("/proc/sysinfo");
-    if (!sysinfo)
-        return false;
+    if (!sysinfo) return false;
     for (std::string_view line : split_lines(*sysinfo)) {
-        if (!contains(line, "Control Program:"))
-            continue;
+        if (!contains(line, "Control Program:")) continue;
         conclude(
             facts, contains(line, "KVM") ? "KVM" : "IBM", "full",
             "/proc/sysinfo Control Program: " + std::string(trim(line.substr(line.find(':') + 1))));
@@ -126,13 +116,11 @@ bool detect_s390(const SysRoot& root, HypervisorFacts& facts) {
 // DMI names the machine even where nothing else does (Nitro has no /proc/xen and no PCI id
 // above); on arm64 it is the only hint, as the CPU has no hypervisor flag.
 bool detect_dmi(HypervisorFacts& facts) {
-    if (!facts.dmi_sys_vendor)
-        return false;
+    if (!facts.dmi_sys_vendor) return false;
     const std::string& vendor = *facts.dmi_sys_vendor;
     const std::string product = facts.dmi_product_name.value_or("");
     if (vendor == "Amazon EC2") {
-        if (product.size() > 6 && product.substr(product.size() - 6) == ".metal")
-            return false;
+        if (product.size() > 6 && product.substr(product.size() - 6) == ".metal") return false;
         conclude(facts, "KVM", "full", "DMI sys_vendor 'Amazon EC2' (Nitro)");
         return true;
     }
@@ -165,8 +153,7 @@ void detect_platform(const SysRoot& root, HypervisorFacts& facts) {
         const std::string product = facts.dmi_product_name.value_or("");
         const bool metal = product.size() > 6 && product.substr(product.size() - 6) == ".metal";
         facts.platform = metal ? "AWS Nitro (bare metal)" : "AWS Nitro";
-        if (std::regex_match(product, instance_type))
-            facts.ec2_instance_type = product;
+        if (std::regex_match(product, instance_type)) facts.ec2_instance_type = product;
         return;
     }
     auto bios = read_trimmed(root, "/sys/class/dmi/id/bios_version");

@@ -145,29 +145,20 @@ std::optional<Microarchitecture> find_in(const Table& table, uint32_t family, ui
 
 std::optional<Microarchitecture> x86_microarchitecture(std::string_view vendor_id, uint32_t family,
                                                        uint32_t model, uint32_t stepping) {
-    if (vendor_id == "GenuineIntel")
-        return find_in(kIntel, family, model, stepping);
-    if (vendor_id == "AuthenticAMD")
-        return find_in(kAmd, family, model, stepping);
-    if (vendor_id == "HygonGenuine" && family == 0x18)
-        return Microarchitecture{"Zen", "Dhyana"};
+    if (vendor_id == "GenuineIntel") return find_in(kIntel, family, model, stepping);
+    if (vendor_id == "AuthenticAMD") return find_in(kAmd, family, model, stepping);
+    if (vendor_id == "HygonGenuine" && family == 0x18) return Microarchitecture{"Zen", "Dhyana"};
     return std::nullopt;
 }
 
 std::optional<std::string> graviton_generation(uint32_t implementer, uint32_t part) {
-    if (implementer != 0x41)
-        return std::nullopt;
+    if (implementer != 0x41) return std::nullopt;
     switch (part) {
-        case 0xd08:
-            return "Graviton";
-        case 0xd0c:
-            return "Graviton2";
-        case 0xd40:
-            return "Graviton3";
-        case 0xd4f:
-            return "Graviton4";
-        default:
-            return std::nullopt;
+        case 0xd08: return "Graviton";
+        case 0xd0c: return "Graviton2";
+        case 0xd40: return "Graviton3";
+        case 0xd4f: return "Graviton4";
+        default: return std::nullopt;
     }
 }
 

@@ -38,8 +38,7 @@ MountInfo parse_mountinfo(std::string_view text) {
     size_t line_number = 0;
     for (std::string_view line : split_lines(text)) {
         ++line_number;
-        if (trim(line).empty())
-            continue;
+        if (trim(line).empty()) continue;
         // id parent major:minor root mount-point options [optional...] - fstype source
         // super-options
         const std::vector<std::string_view> fields = split_whitespace(line);

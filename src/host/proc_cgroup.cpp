@@ -14,8 +14,7 @@ ProcCgroup parse_proc_cgroup(std::string_view text) {
     ProcCgroup result;
     for (std::string_view raw_line : split_lines(text)) {
         std::string_view line = trim(raw_line);
-        if (line.empty())
-            continue;
+        if (line.empty()) continue;
         // The path may itself contain ':', so split only on the first two.
         const size_t first = line.find(':');
         const size_t second = first == std::string_view::npos ? first : line.find(':', first + 1);

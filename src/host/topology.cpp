@@ -17,22 +17,18 @@ std::string cpu_path(size_t cpu, const std::string& leaf) {
 
 std::optional<CpuSet> read_mask(const SysRoot& root, const std::string& path) {
     auto text = root.read_file(path);
-    if (!text)
-        return std::nullopt;
+    if (!text) return std::nullopt;
     auto mask = CpuSet::parse_mask(*text);
-    if (!mask)
-        return std::nullopt;
+    if (!mask) return std::nullopt;
     return *mask;
 }
 
 // Appends the set unless it shares a CPU with one already recorded (lscpu's add_cpuset_to_array).
 void add_disjoint(std::vector<CpuSet>& sets, const std::optional<CpuSet>& candidate) {
-    if (!candidate)
-        return;
+    if (!candidate) return;
     for (const CpuSet& existing : sets) {
         for (size_t cpu : candidate->members()) {
-            if (existing.contains(cpu))
-                return;
+            if (existing.contains(cpu)) return;
         }
     }
     sets.push_back(*candidate);
@@ -40,14 +36,12 @@ void add_disjoint(std::vector<CpuSet>& sets, const std::optional<CpuSet>& candid
 
 std::optional<int64_t> online_hotplug_state(const SysRoot& root) {
     auto states = root.read_file(std::string(kCpuDir) + "/hotplug/states");
-    if (!states)
-        return std::nullopt;
+    if (!states) return std::nullopt;
     for (std::string_view line : split_lines(*states)) {
         const size_t colon = line.find(':');
         if (colon != std::string_view::npos && trim(line.substr(colon + 1)) == "online") {
             auto number = parse_int64(line.substr(0, colon));
-            if (number)
-                return *number;
+            if (number) return *number;
         }
     }
     return std::nullopt;
@@ -83,14 +77,12 @@ TypeTopology read_type_topology(const SysRoot& root, const std::vector<size_t>& 
     std::vector<CpuSet> cores, sockets, books, drawers;
     uint32_t threads = 0;
     for (size_t cpu : cpus) {
-        if (!root.exists(cpu_path(cpu, "topology/thread_siblings")))
-            continue;
+        if (!root.exists(cpu_path(cpu, "topology/thread_siblings"))) continue;
         if (online_state && *online_state > 0) {
             auto state = root.read_line(cpu_path(cpu, "hotplug/state"));
             if (state) {
                 auto value = parse_int64(*state);
-                if (value && *value != *online_state)
-                    continue;  // not fully online
+                if (value && *value != *online_state) continue;  // not fully online
             }
         }
         const auto thread_siblings = read_mask(root, cpu_path(cpu, "topology/thread_siblings"));
@@ -127,8 +119,7 @@ std::vector<NumaNode> read_numa_nodes(const SysRoot& root) {
         }
         NumaNode node;
         node.id = static_cast<uint32_t>(std::stoul(name.substr(4)));
-        if (auto cpus = read_mask(root, node_dir + "/" + name + "/cpumap"))
-            node.cpus = *cpus;
+        if (auto cpus = read_mask(root, node_dir + "/" + name + "/cpumap")) node.cpus = *cpus;
         nodes.push_back(std::move(node));
     }
     std::sort(nodes.begin(), nodes.end(),

@@ -49,24 +49,15 @@ std::string explain_bind_failure(const ListenAddress& address) {
 
 std::string reason_phrase(int status) {
     switch (status) {
-        case 400:
-            return "bad request";
-        case 404:
-            return "not found";
-        case 405:
-            return "method not allowed";
-        case 413:
-            return "request body too large";
-        case 414:
-            return "request URI too long";
-        case 416:
-            return "range not satisfiable";
-        case 431:
-            return "request header fields too large";
-        case 503:
-            return "service unavailable";
-        default:
-            return "HTTP error " + std::to_string(status);
+        case 400: return "bad request";
+        case 404: return "not found";
+        case 405: return "method not allowed";
+        case 413: return "request body too large";
+        case 414: return "request URI too long";
+        case 416: return "range not satisfiable";
+        case 431: return "request header fields too large";
+        case 503: return "service unavailable";
+        default: return "HTTP error " + std::to_string(status);
     }
 }
 
@@ -109,8 +100,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
                 request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
             const bool reads_body = request.method == "POST" || request.method == "PUT" ||
                                     request.method == "PATCH" || request.method == "DELETE";
-            if (announces_body || !reads_body)
-                return httplib::Server::HandlerResponse::Unhandled;
+            if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
             send_reply(router->dispatch(request), response);
             return httplib::Server::HandlerResponse::Handled;
         });
@@ -124,16 +114,14 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     // Errors cpp-httplib raises itself (413 for an oversized body, 400 for a bad request line)
     // get the same JSON shape as ours.
     server_->set_error_handler([](const httplib::Request&, httplib::Response& response) {
-        if (!response.body.empty())
-            return;
+        if (!response.body.empty()) return;
         send_reply(error_reply(response.status, reason_phrase(response.status)), response);
     });
     server_->set_exception_handler(
         [](const httplib::Request&, httplib::Response& response, std::exception_ptr error) {
             std::string message = "internal error";
             try {
-                if (error)
-                    std::rethrow_exception(error);
+                if (error) std::rethrow_exception(error);
             } catch (const std::exception& exception) {
                 message += std::string(": ") + exception.what();
             } catch (...) {
@@ -170,8 +158,7 @@ Status HttpServer::serve() {
     serving_ = true;
     const bool clean = stop_requested_ || server_->listen_after_bind();
     serving_ = false;
-    if (!clean)
-        return make_error(ErrorCode::io_error, "the HTTP server stopped unexpectedly");
+    if (!clean) return make_error(ErrorCode::io_error, "the HTTP server stopped unexpectedly");
     return Ok{};
 }
 

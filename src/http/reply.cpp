@@ -20,20 +20,17 @@ Reply Reply::text(std::string body, std::string content_type) {
 
 int status_for(ErrorCode code) {
     switch (code) {
-        case ErrorCode::not_found:
-            return 404;
-        case ErrorCode::invalid_argument:
-            return 400;
-        case ErrorCode::parse_error:
-            return 400;
-        case ErrorCode::conflict:
-            return 409;
-        case ErrorCode::unavailable:
-            return 503;
-        case ErrorCode::io_error:
-            return 500;
-        case ErrorCode::internal:
-            return 500;
+        case ErrorCode::not_found: return 404;
+        case ErrorCode::invalid_argument: return 400;
+        case ErrorCode::parse_error: return 400;
+        case ErrorCode::conflict: return 409;
+        case ErrorCode::busy: return 429;
+        case ErrorCode::too_large: return 413;
+        case ErrorCode::unsupported_type: return 415;
+        case ErrorCode::forbidden: return 403;
+        case ErrorCode::unavailable: return 503;
+        case ErrorCode::io_error: return 500;
+        case ErrorCode::internal: return 500;
     }
     return 500;
 }

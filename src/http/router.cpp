@@ -14,8 +14,7 @@ namespace {
 std::vector<std::string> path_segments(const std::string& path) {
     std::vector<std::string> segments;
     for (std::string_view part : split(path, '/')) {
-        if (!part.empty())
-            segments.emplace_back(part);
+        if (!part.empty()) segments.emplace_back(part);
     }
     return segments;
 }
@@ -39,8 +38,7 @@ std::vector<Router::RouteInfo> Router::routes() const {
 
 bool Router::match(const Route& route, const std::vector<std::string>& segments,
                    std::map<std::string, std::string>& params) {
-    if (route.segments.size() != segments.size())
-        return false;
+    if (route.segments.size() != segments.size()) return false;
     std::map<std::string, std::string> captured;
     for (size_t i = 0; i < segments.size(); ++i) {
         const std::string& expected = route.segments[i];
@@ -61,8 +59,7 @@ Reply Router::dispatch(const httplib::Request& request) const {
     std::vector<std::string> allowed;
     for (const Route& route : routes_) {
         std::map<std::string, std::string> params;
-        if (!match(route, segments, params))
-            continue;
+        if (!match(route, segments, params)) continue;
         if (route.info.method != method) {
             allowed.push_back(route.info.method);
             continue;

@@ -31,8 +31,7 @@ FamilyBuilder counter(std::string name, std::string help) {
 }
 
 void append(std::vector<prometheus::MetricFamily>& out, FamilyBuilder builder) {
-    if (!builder.empty())
-        out.push_back(std::move(builder).build());
+    if (!builder.empty()) out.push_back(std::move(builder).build());
 }
 
 }  // namespace hostprobe::metrics

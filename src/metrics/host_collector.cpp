@@ -17,8 +17,7 @@ std::string text_or_empty(const std::optional<std::string>& value) {
 
 void add_identity(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
     const host::CpuType* cpu = facts.default_type();
-    if (cpu == nullptr)
-        return;
+    if (cpu == nullptr) return;
     append(out, gauge("hostprobe_cpu_info", "CPU identity of the default CPU type; always 1.")
                     .add(1, {{"vendor_id", text_or_empty(cpu->vendor_id)},
                              {"model_name", text_or_empty(cpu->model_name)},
@@ -58,13 +57,11 @@ void add_capacity(std::vector<prometheus::MetricFamily>& out, const host::HostFa
     const auto& cgroup = facts.cgroup;
     FamilyBuilder quota = gauge("hostprobe_cgroup_cpu_quota_cores",
                                 "cgroup CPU quota in cores; absent when unlimited.");
-    if (cgroup.cpu_quota)
-        quota.add(cgroup.cpu_quota->cores());
+    if (cgroup.cpu_quota) quota.add(cgroup.cpu_quota->cores());
     append(out, std::move(quota));
     FamilyBuilder memory =
         gauge("hostprobe_cgroup_memory_limit_bytes", "cgroup memory limit; absent when unlimited.");
-    if (cgroup.memory_limit_bytes)
-        memory.add(static_cast<double>(*cgroup.memory_limit_bytes));
+    if (cgroup.memory_limit_bytes) memory.add(static_cast<double>(*cgroup.memory_limit_bytes));
     append(out, std::move(memory));
 }
 

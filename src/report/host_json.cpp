@@ -16,18 +16,14 @@ json optional_value(const std::optional<T>& value) {
 
 // x86 identity fields are decimal numbers; other architectures write free text.
 json number_or_text(const std::optional<std::string>& text) {
-    if (!text)
-        return nullptr;
-    if (auto number = parse_uint64(*text))
-        return *number;
+    if (!text) return nullptr;
+    if (auto number = parse_uint64(*text)) return *number;
     return *text;
 }
 
 json decimal_or_null(const std::optional<std::string>& text) {
-    if (!text)
-        return nullptr;
-    if (auto number = parse_double(*text))
-        return *number;
+    if (!text) return nullptr;
+    if (auto number = parse_double(*text)) return *number;
     return nullptr;
 }
 
@@ -55,8 +51,7 @@ json cpu_type_identity(const host::CpuType& type) {
                 {"bogomips", decimal_or_null(type.bogomips)},
                 {"microcode", optional_value(type.microcode)},
                 {"address_sizes", optional_value(type.address_sizes)}};
-    if (type.arm)
-        cpu["arm"] = arm_json(*type.arm);
+    if (type.arm) cpu["arm"] = arm_json(*type.arm);
     return cpu;
 }
 
@@ -129,8 +124,7 @@ json hypervisor_json(const host::HypervisorFacts& hypervisor) {
 }
 
 json throttling_json(const std::optional<host::ThrottlingCounters>& counters) {
-    if (!counters)
-        return nullptr;
+    if (!counters) return nullptr;
     return {{"periods", counters->periods},
             {"throttled_periods", counters->throttled_periods},
             {"throttled_seconds", counters->throttled_seconds}};

@@ -24,8 +24,7 @@ std::string bytes_text(uint64_t bytes) {
 }
 
 void add_if(Rows& rows, const std::string& key, const std::optional<std::string>& value) {
-    if (value)
-        rows.emplace_back(key, *value);
+    if (value) rows.emplace_back(key, *value);
 }
 
 void add_cpu_type(Rows& rows, const host::CpuType& type) {
@@ -69,8 +68,7 @@ void add_lscpu_rows(Rows& rows, const host::HostFacts& facts) {
             rows.emplace_back("Off-line CPU(s) list:", offline.to_list());
         }
     }
-    if (const host::CpuType* cpu = facts.default_type())
-        add_if(rows, "Vendor ID:", cpu->vendor_id);
+    if (const host::CpuType* cpu = facts.default_type()) add_if(rows, "Vendor ID:", cpu->vendor_id);
     for (const auto& type : facts.cpu_types)
         add_cpu_type(rows, type);
     add_if(rows, "Virtualization:", facts.hypervisor.hardware_virtualization);
@@ -104,8 +102,7 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
     } else {
         rows.emplace_back("CPU quota:", "unlimited");
     }
-    if (cgroup.cpuset)
-        rows.emplace_back("cpuset:", cgroup.cpuset->to_list());
+    if (cgroup.cpuset) rows.emplace_back("cpuset:", cgroup.cpuset->to_list());
     rows.emplace_back("Memory limit:", cgroup.memory_limit_bytes
                                            ? bytes_text(*cgroup.memory_limit_bytes)
                                            : "unlimited");

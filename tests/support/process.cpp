@@ -43,8 +43,7 @@ Process::Process(const std::string& binary, const std::vector<std::string>& args
         const std::string item = *entry;
         const std::string key = item.substr(0, item.find('='));
         // Tests decide every HOSTPROBE_ setting themselves.
-        if (key.rfind("HOSTPROBE_", 0) == 0 || extra_environment.count(key))
-            continue;
+        if (key.rfind("HOSTPROBE_", 0) == 0 || extra_environment.count(key)) continue;
         env_storage.push_back(item);
     }
     for (const auto& [key, value] : extra_environment)
@@ -99,8 +98,7 @@ ExitStatus Process::wait(std::chrono::milliseconds deadline) {
             result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
             return result;
         }
-        if (result.waited >= deadline)
-            return result;
+        if (result.waited >= deadline) return result;
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 }
@@ -111,8 +109,7 @@ std::optional<int> Process::wait_for_port(std::chrono::milliseconds deadline) co
     while (std::chrono::steady_clock::now() - start < deadline) {
         std::smatch match;
         const std::string log = errors();
-        if (std::regex_search(log, match, listening))
-            return std::stoi(match[1].str());
+        if (std::regex_search(log, match, listening)) return std::stoi(match[1].str());
         siginfo_t info{};
         // WNOWAIT: notice an early death without reaping, so wait() still sees the status.
         if (::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&

@@ -12,8 +12,7 @@ TempTree::TempTree() {
     std::string pattern = (fs::temp_directory_path() / "hostprobe-test-XXXXXX").string();
     std::vector<char> buffer(pattern.begin(), pattern.end());
     buffer.push_back('\0');
-    if (::mkdtemp(buffer.data()) == nullptr)
-        throw std::runtime_error("mkdtemp failed");
+    if (::mkdtemp(buffer.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     root_ = buffer.data();
 }
 
@@ -27,8 +26,7 @@ TempTree& TempTree::write(const std::string& relative_path, const std::string& c
     fs::create_directories(path.parent_path());
     std::ofstream out(path, std::ios::binary);
     out << content;
-    if (!out)
-        throw std::runtime_error("cannot write " + path.string());
+    if (!out) throw std::runtime_error("cannot write " + path.string());
     return *this;
 }
 

@@ -23,8 +23,7 @@ TEST_CASE("the default health check follows HOSTPROBE_LISTEN's port") {
     auto none = [](const std::string&) -> std::optional<std::string> { return std::nullopt; };
     CHECK(default_healthcheck_url(none) == "http://127.0.0.1:9740/healthz");
     auto moved = [](const std::string& key) -> std::optional<std::string> {
-        if (key == "HOSTPROBE_LISTEN")
-            return "0.0.0.0:9100";
+        if (key == "HOSTPROBE_LISTEN") return "0.0.0.0:9100";
         return std::nullopt;
     };
     CHECK(default_healthcheck_url(moved) == "http://127.0.0.1:9100/healthz");

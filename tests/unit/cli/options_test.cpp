@@ -12,8 +12,7 @@ namespace {
 EnvironmentLookup fake_environment(std::map<std::string, std::string> values) {
     return [values](const std::string& key) -> std::optional<std::string> {
         auto it = values.find(key);
-        if (it == values.end())
-            return std::nullopt;
+        if (it == values.end()) return std::nullopt;
         return it->second;
     };
 }

@@ -36,8 +36,7 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 std::string path_of(const std::string& proc_cgroup, const std::string& controllers) {
     for (std::string_view line : split_lines(proc_cgroup)) {
         const auto fields = split(line, ':');
-        if (fields.size() == 3 && fields[1] == controllers)
-            return std::string(fields[2]);
+        if (fields.size() == 3 && fields[1] == controllers) return std::string(fields[2]);
     }
     FAIL("no cgroup line for '" << controllers << "'");
     return "";
@@ -49,8 +48,7 @@ CgroupFacts facts_of(const TempTree& tree) {
 
 bool has_warning_containing(const CgroupFacts& facts, const std::string& text) {
     for (const auto& warning : facts.warnings) {
-        if (warning.find(text) != std::string::npos)
-            return true;
+        if (warning.find(text) != std::string::npos) return true;
     }
     return false;
 }

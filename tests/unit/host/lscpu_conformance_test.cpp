@@ -24,11 +24,9 @@ using Pairs = std::vector<std::pair<std::string, std::string>>;
 Pairs summary_pairs(const std::string& text) {
     Pairs pairs;
     for (std::string_view line : split_lines(text)) {
-        if (trim(line).empty())
-            break;
+        if (trim(line).empty()) break;
         const size_t colon = line.find(':');
-        if (colon == std::string_view::npos)
-            continue;
+        if (colon == std::string_view::npos) continue;
         pairs.emplace_back(std::string(line.substr(0, colon + 1)),
                            std::string(trim(line.substr(colon + 1))));
     }
@@ -38,8 +36,7 @@ Pairs summary_pairs(const std::string& text) {
 std::vector<std::string> values_of(const Pairs& pairs, const std::string& key) {
     std::vector<std::string> values;
     for (const auto& [name, value] : pairs) {
-        if (name == key)
-            values.push_back(value);
+        if (name == key) values.push_back(value);
     }
     return values;
 }
@@ -101,8 +98,7 @@ TEST_CASE("all 22 util-linux lscpu dumps are present") {
 TEST_CASE("x86_64 and ARM dumps agree with lscpu's expected output") {
     int compared = 0;
     for (const std::string& name : dump_names()) {
-        if (!is_x86_or_arm(name))
-            continue;
+        if (!is_x86_or_arm(name)) continue;
         ++compared;
         const Pairs expected =
             summary_pairs(read_text(testing::fixtures_dir() + "/lscpu/expected/lscpu-" + name));
@@ -118,8 +114,7 @@ TEST_CASE("x86_64 and ARM dumps agree with lscpu's expected output") {
 
 TEST_CASE("every other architecture's dump parses into a partial result") {
     for (const std::string& name : dump_names()) {
-        if (is_x86_or_arm(name))
-            continue;
+        if (is_x86_or_arm(name)) continue;
         INFO("dump " << name);
         const host::HostFacts facts = replay(name);
         const Pairs expected =

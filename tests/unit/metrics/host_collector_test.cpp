@@ -23,8 +23,7 @@ std::map<std::string, const prometheus::MetricFamily*> by_name(
 
 std::string label(const prometheus::ClientMetric& metric, const std::string& name) {
     for (const auto& l : metric.label) {
-        if (l.name == name)
-            return l.value;
+        if (l.name == name) return l.value;
     }
     return "<none>";
 }
