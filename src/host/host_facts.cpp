@@ -149,4 +149,9 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
     return facts;
 }
 
+HostFacts collect_host_facts(const SysRoot& root) {
+    if (root.is_live()) return collect_host_facts(root, LiveCpuid(), read_live_inputs());
+    return collect_host_facts(root, NoCpuid(), std::nullopt);
+}
+
 }  // namespace hostprobe::host

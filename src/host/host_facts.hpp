@@ -50,6 +50,8 @@ struct HostFacts {
 // `live` must be given exactly when `root` is the live machine.
 HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
                              const std::optional<LiveInputs>& live);
+// The same with the real CPUID and live inputs when `root` is the live machine, none for a dump.
+HostFacts collect_host_facts(const SysRoot& root);
 
 // cpuinfo-based guess of the architecture for a dump ("x86_64", "aarch64", ...).
 std::string infer_architecture(const Cpuinfo& cpuinfo);

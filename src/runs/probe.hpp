@@ -1,0 +1,70 @@
+// A probe: one capability that runs on request (cpu identification, cipher throughput, ...).
+// Adding a probe is a folder under src/probes and one line in src/probes/registry.cpp.
+#pragma once
+
+#include <prometheus/metric_family.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+#include "core/sysroot.hpp"
+#include "host/host_facts.hpp"
+#include "runs/param_table.hpp"
+
+namespace hostprobe::runs {
+
+// What a running probe gets: where to read the machine, what it may use, when to stop, and
+// where to say how far it is.
+struct ProbeContext {
+    const SysRoot& root;
+    const host::HostFacts& host;
+    std::stop_token stop;
+    std::function<void(double)> report_progress;  // 0..1
+};
+
+// A probe stopped by its stop token returns what it has and sets `partial`.
+struct ProbeOutcome {
+    nlohmann::json result;
+    std::string text_report;  // the probe's report in its reference tool's layout
+    bool partial = false;
+};
+
+class Probe {
+  public:
+    virtual ~Probe() = default;
+    virtual std::string name() const = 0;
+    virtual std::string description() const = 0;
+    virtual const ParamTable& params() const = 0;
+    // Probes that measure the machine never run two at once, so they do not disturb each other.
+    virtual bool exclusive() const = 0;
+    // Checks that need several params at once, after each was validated on its own.
+    virtual Status check(const nlohmann::json& params) const {
+        (void)params;
+        return Ok{};
+    }
+    // A rough duration for the normalized params, for Retry-After and progress.
+    virtual double expected_seconds(const nlohmann::json& params) const = 0;
+    // Errors end the run `failed` with their message; so do exceptions.
+    virtual Result<ProbeOutcome> run(const ProbeContext& context,
+                                     const nlohmann::json& params) const = 0;
+    // Gauges of the last completed run's result.
+    virtual std::vector<prometheus::MetricFamily> result_metrics(
+        const nlohmann::json& result, double finished_unix_seconds) const = 0;
+};
+
+class ProbeRegistry {
+  public:
+    void add(std::unique_ptr<Probe> probe);
+    const Probe* find(const std::string& name) const;
+    std::vector<std::string> names() const;
+    const std::vector<std::unique_ptr<Probe>>& probes() const { return probes_; }
+
+  private:
+    std::vector<std::unique_ptr<Probe>> probes_;
+};
+
+}  // namespace hostprobe::runs

@@ -1,0 +1,309 @@
+#include "runs/runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include "core/strings.hpp"
+
+namespace hostprobe::runs {
+
+namespace {
+
+std::string probe_list(const ProbeRegistry& registry) {
+    return join(registry.names(), ", ");
+}
+
+}  // namespace
+
+Runner::Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeEnvironment environment,
+               FinishedHook on_finished)
+    : options_(options),
+      registry_(registry),
+      environment_(environment),
+      on_finished_(std::move(on_finished)) {}
+
+void Runner::start() {
+    std::lock_guard<std::mutex> one_at_a_time(shutdown_mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!workers_.empty() || stopping_) return;
+    const size_t threads = std::max<size_t>(1, options_.worker_threads);
+    for (size_t i = 0; i < threads; ++i)
+        workers_.emplace_back([this] { work(); });
+}
+
+Runner::~Runner() {
+    shutdown();
+}
+
+std::string Runner::new_id() {
+    const auto millis =
+        std::chrono::duration_cast<std::chrono::milliseconds>(WallClock::now().time_since_epoch())
+            .count();
+    char id[40];
+    std::snprintf(id, sizeof id, "%011llx%04llx", static_cast<unsigned long long>(millis),
+                  static_cast<unsigned long long>(++sequence_ & 0xffff));
+    return id;
+}
+
+Result<Run> Runner::submit(const std::string& probe_name, const nlohmann::json& params,
+                           const std::string& trigger) {
+    const Probe* probe = registry_.find(probe_name);
+    if (probe == nullptr) {
+        return make_error(ErrorCode::not_found,
+                          "unknown probe '" + probe_name + "'; probes: " + probe_list(registry_));
+    }
+    auto normalized = probe->params().normalize(params);
+    if (!normalized) return normalized.error();
+    if (auto checked = probe->check(*normalized); !checked) return checked.error();
+
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return make_error(ErrorCode::unavailable, "shutting down");
+    if (queue_.size() >= options_.queue_capacity) {
+        return make_error(ErrorCode::busy, "the run queue is full (" +
+                                               std::to_string(options_.queue_capacity) +
+                                               " queued); try again later");
+    }
+    Entry entry;
+    entry.probe = probe;
+    entry.run.id = new_id();
+    entry.run.probe = probe_name;
+    entry.run.params = std::move(normalized).value();
+    entry.run.trigger = trigger;
+    entry.run.created_at = WallClock::now();
+    entry.run.expected_seconds = probe->expected_seconds(entry.run.params);
+    const std::string id = entry.run.id;
+    Run snapshot = entry.run;
+    runs_.emplace(id, std::move(entry));
+    order_.push_back(id);
+    queue_.push_back(id);
+    work_available_.notify_all();
+    changed_.notify_all();
+    return snapshot;
+}
+
+std::optional<Run> Runner::get(const std::string& id) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = runs_.find(id);
+    if (it == runs_.end()) return std::nullopt;
+    return it->second.run;
+}
+
+std::vector<Run> Runner::list(const RunFilter& filter) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<Run> found;
+    for (auto it = order_.rbegin(); it != order_.rend() && found.size() < filter.limit; ++it) {
+        const Run& run = runs_.at(*it).run;
+        if (filter.probe && run.probe != *filter.probe) continue;
+        if (filter.state && run.state != *filter.state) continue;
+        found.push_back(run);
+    }
+    return found;
+}
+
+Result<Run> Runner::cancel(const std::string& id) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto it = runs_.find(id);
+    if (it == runs_.end()) return make_error(ErrorCode::not_found, "no run with id '" + id + "'");
+    Entry& entry = it->second;
+    if (is_finished(entry.run.state)) {
+        return make_error(ErrorCode::conflict,
+                          "run " + id + " has already " + std::string(to_string(entry.run.state)));
+    }
+    if (entry.run.state == RunState::queued) {
+        queue_.erase(std::find(queue_.begin(), queue_.end(), id));
+        finish(entry, RunState::cancelled, "cancelled before it started", nullptr);
+        Run snapshot = entry.run;
+        trim_history();
+        lock.unlock();
+        if (on_finished_) on_finished_(snapshot);
+        return snapshot;
+    }
+    entry.stop.request_stop();  // the worker records the cancelled outcome
+    return entry.run;
+}
+
+std::optional<Run> Runner::wait(const std::string& id, std::chrono::milliseconds timeout) const {
+    std::unique_lock<std::mutex> lock(mutex_);
+    auto finished_or_gone = [&] {
+        auto it = runs_.find(id);
+        return it == runs_.end() || is_finished(it->second.run.state);
+    };
+    changed_.wait_for(lock, timeout, finished_or_gone);
+    auto it = runs_.find(id);
+    if (it == runs_.end()) return std::nullopt;
+    return it->second.run;
+}
+
+std::optional<Run> Runner::latest_succeeded(const std::string& probe) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::optional<Run> latest;
+    for (const auto& [id, entry] : runs_) {
+        const Run& run = entry.run;
+        if (run.probe != probe || run.state != RunState::succeeded) continue;
+        if (!latest || run.finished_at > latest->finished_at) latest = run;
+    }
+    return latest;
+}
+
+size_t Runner::queued_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return queue_.size();
+}
+
+size_t Runner::running_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return running_;
+}
+
+double Runner::seconds_until_slot() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    double soonest = 0;
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& [id, entry] : runs_) {
+        if (entry.run.state != RunState::running) continue;
+        const double elapsed = std::chrono::duration<double>(now - entry.started).count();
+        const double remaining = std::max(0.0, entry.run.expected_seconds - elapsed);
+        soonest = soonest == 0 ? remaining : std::min(soonest, remaining);
+    }
+    return std::max(1.0, std::ceil(soonest));
+}
+
+void Runner::shutdown() {
+    std::lock_guard<std::mutex> one_at_a_time(
+        shutdown_mutex_);  // a signal and the destructor may race
+    std::vector<Run> dropped;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stopping_ = true;
+        for (const std::string& id : queue_) {
+            Entry& entry = runs_.at(id);
+            finish(entry, RunState::cancelled, "cancelled: hostprobe is shutting down", nullptr);
+            dropped.push_back(entry.run);
+        }
+        queue_.clear();
+        for (auto& [id, entry] : runs_) {
+            if (entry.run.state == RunState::running) entry.stop.request_stop();
+        }
+        work_available_.notify_all();
+    }
+    for (const Run& run : dropped) {
+        if (on_finished_) on_finished_(run);
+    }
+    for (auto& worker : workers_)
+        worker.join();
+    workers_.clear();
+}
+
+std::optional<std::string> Runner::next_runnable() const {
+    for (const std::string& id : queue_) {
+        if (!runs_.at(id).probe->exclusive() || !exclusive_running_) return id;
+    }
+    return std::nullopt;
+}
+
+void Runner::work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+        work_available_.wait(lock, [this] { return stopping_ || next_runnable().has_value(); });
+        if (stopping_) return;
+        const std::string id = *next_runnable();
+        queue_.erase(std::find(queue_.begin(), queue_.end(), id));
+        Entry& entry = runs_.at(id);
+        entry.run.state = RunState::running;
+        entry.run.started_at = WallClock::now();
+        entry.started = std::chrono::steady_clock::now();
+        ++running_;
+        if (entry.probe->exclusive()) exclusive_running_ = true;
+        changed_.notify_all();
+        lock.unlock();
+        execute(id);
+        lock.lock();
+    }
+}
+
+void Runner::execute(const std::string& id) {
+    const Probe* probe = nullptr;
+    nlohmann::json params;
+    std::stop_token stop;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Entry& entry = runs_.at(id);
+        probe = entry.probe;
+        params = entry.run.params;
+        stop = entry.stop.get_token();
+    }
+    auto report_progress = [this, id](double fraction) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        runs_.at(id).run.progress = std::clamp(fraction, 0.0, 1.0);
+    };
+    const ProbeContext context{environment_.root, environment_.host, stop, report_progress};
+
+    RunState state = RunState::failed;
+    std::string error;
+    nlohmann::json result;
+    std::string text;
+    try {
+        auto outcome = probe->run(context, params);
+        if (!outcome) {
+            error = outcome.error().message;
+        } else {
+            result = std::move(outcome->result);
+            text = std::move(outcome->text_report);
+            if (outcome->partial || stop.stop_requested()) {
+                state = RunState::cancelled;
+                error = "cancelled while running; the result is partial";
+                if (result.is_object()) result["partial"] = true;
+            } else {
+                state = RunState::succeeded;
+            }
+        }
+    } catch (const std::exception& exception) {
+        error = std::string("the probe failed: ") + exception.what();
+    } catch (...) {
+        error = "the probe failed with an unknown exception";
+    }
+
+    Run snapshot;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        Entry& entry = runs_.at(id);
+        --running_;
+        if (probe->exclusive()) exclusive_running_ = false;
+        if (state == RunState::succeeded) entry.run.progress = 1;
+        finish(entry, state, std::move(error), std::move(result));
+        entry.run.text_report = std::move(text);
+        snapshot = entry.run;
+        trim_history();
+        work_available_.notify_all();
+    }
+    if (on_finished_) on_finished_(snapshot);
+}
+
+// Requires the lock.
+void Runner::finish(Entry& entry, RunState state, std::string error, nlohmann::json result) {
+    entry.run.state = state;
+    entry.run.error = std::move(error);
+    entry.run.result = std::move(result);
+    entry.run.finished_at = WallClock::now();
+    changed_.notify_all();
+}
+
+// Requires the lock. Keeps every queued and running run, and the newest finished ones.
+void Runner::trim_history() {
+    size_t finished = 0;
+    for (const auto& id : order_)
+        finished += is_finished(runs_.at(id).run.state) ? 1 : 0;
+    for (auto it = order_.begin(); it != order_.end() && finished > options_.history_size;) {
+        if (is_finished(runs_.at(*it).run.state)) {
+            runs_.erase(*it);
+            it = order_.erase(it);
+            --finished;
+        } else {
+            ++it;
+        }
+    }
+}
+
+}  // namespace hostprobe::runs

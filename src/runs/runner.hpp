@@ -1,0 +1,111 @@
+// The one way every probe is started: a bounded queue, worker threads sized from the CPU
+// budget, probes that measure the machine kept exclusive, cancellation through stop tokens,
+// and a history of recent runs.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/result.hpp"
+#include "runs/probe.hpp"
+#include "runs/run.hpp"
+
+namespace hostprobe::runs {
+
+struct RunnerOptions {
+    size_t queue_capacity = 16;
+    size_t history_size = 100;
+    size_t worker_threads = 2;
+};
+
+struct RunFilter {
+    std::optional<std::string> probe;
+    std::optional<RunState> state;
+    size_t limit = 100;
+};
+
+struct ProbeEnvironment {
+    const SysRoot& root;
+    const host::HostFacts& host;
+};
+
+class Runner {
+  public:
+    // Called (outside the lock) whenever a run finishes, with its final record.
+    using FinishedHook = std::function<void(const Run&)>;
+
+    // No thread starts before start(), so a SignalWatcher can be set up in between.
+    Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeEnvironment environment,
+           FinishedHook on_finished = {});
+    ~Runner();
+    void start();
+    Runner(const Runner&) = delete;
+    Runner& operator=(const Runner&) = delete;
+
+    // Validates the probe and its params, then queues. not_found for an unknown probe,
+    // invalid_argument for bad params, busy when the queue is full.
+    Result<Run> submit(const std::string& probe, const nlohmann::json& params,
+                       const std::string& trigger);
+    std::optional<Run> get(const std::string& id) const;
+    // Newest first.
+    std::vector<Run> list(const RunFilter& filter) const;
+    // A queued run is dropped (cancelled at once); a running one is asked to stop and ends
+    // cancelled with its partial result. conflict when it has already finished.
+    Result<Run> cancel(const std::string& id);
+    // The run once finished, or as it is when the timeout passes; empty for an unknown id.
+    std::optional<Run> wait(const std::string& id, std::chrono::milliseconds timeout) const;
+    // The newest succeeded run of a probe, for its result metrics.
+    std::optional<Run> latest_succeeded(const std::string& probe) const;
+
+    size_t queued_count() const;
+    size_t running_count() const;
+    // How long until a queue slot is likely to free up, for Retry-After.
+    double seconds_until_slot() const;
+    // Cancels everything and joins the workers; later submissions are refused.
+    void shutdown();
+
+  private:
+    struct Entry {
+        Run run;
+        std::stop_source stop;
+        const Probe* probe = nullptr;
+        std::chrono::steady_clock::time_point started;
+    };
+
+    void work();
+    // The next queued run that may start now, given exclusivity; empty when none.
+    std::optional<std::string> next_runnable() const;
+    void execute(const std::string& id);
+    void finish(Entry& entry, RunState state, std::string error, nlohmann::json result);
+    void trim_history();
+    std::string new_id();
+
+    const RunnerOptions options_;
+    const ProbeRegistry& registry_;
+    const ProbeEnvironment environment_;
+    const FinishedHook on_finished_;
+
+    std::mutex shutdown_mutex_;  // serializes start() and shutdown(), which touch workers_
+    mutable std::mutex mutex_;
+    std::condition_variable work_available_;
+    mutable std::condition_variable changed_;
+    std::map<std::string, Entry> runs_;
+    std::deque<std::string> order_;  // ids, oldest first
+    std::deque<std::string> queue_;  // queued ids, in submission order
+    size_t running_ = 0;
+    bool exclusive_running_ = false;
+    bool stopping_ = false;
+    uint64_t sequence_ = 0;
+    std::vector<std::thread> workers_;
+};
+
+}  // namespace hostprobe::runs

@@ -1,0 +1,93 @@
+#include "runs/param_table.hpp"
+
+#include <doctest/doctest.h>
+
+#include "probes/cipher/cipher_probe.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::runs;
+using nlohmann::json;
+
+namespace {
+const ParamTable& cipher_params() {
+    static const probes::CipherProbe probe;
+    return probe.params();
+}
+std::string error_of(const json& input) {
+    auto result = cipher_params().normalize(input);
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().code == ErrorCode::invalid_argument);
+    return result.error().message;
+}
+}  // namespace
+
+TEST_CASE("defaults fill in what is not given") {
+    auto params = cipher_params().normalize(json::object());
+    REQUIRE(params.ok());
+    CHECK((*params)["ciphers"] == json{"aes-128-gcm", "aes-128-ctr", "chacha20"});
+    CHECK((*params)["block_sizes"] == json{16, 64, 256, 1024, 8192, 16384});
+    CHECK((*params)["seconds"] == 3);
+    CHECK((*params)["threads"] == "auto");
+    CHECK((*params)["mode"] == "stream");
+    CHECK((*params)["repetitions"] == 1);
+    CHECK((*params)["decrypt"] == false);
+    CHECK(cipher_params().normalize(nullptr).ok());
+}
+
+TEST_CASE("bad params are refused with the limit or the valid values") {
+    CHECK(error_of({{"ciphers", {"rot13"}}}) ==
+          "an item of 'ciphers' 'rot13' is not valid; valid: aes-128-gcm, aes-256-gcm, "
+          "aes-128-ctr, aes-256-ctr, "
+          "aes-128-cbc, aes-256-cbc, chacha20, chacha20-poly1305");
+    CHECK(error_of({{"speed", 1}})
+              .rfind("unknown parameter 'speed'; parameters: ciphers, block_sizes", 0) == 0);
+    CHECK(error_of({{"seconds", 61}}) == "'seconds' is 61; it must be from 0.1 to 60 s");
+    CHECK(error_of({{"seconds", "3"}}) == "'seconds' must be a number");
+    CHECK(error_of({{"block_sizes", {0}}}) ==
+          "an item of 'block_sizes' is 0; it must be from 1 to 1048576 bytes");
+    CHECK(error_of({{"block_sizes", json::array()}}) == "'block_sizes' must not be empty");
+    CHECK(error_of({{"block_sizes", 16}}) == "'block_sizes' must be a list");
+    CHECK(error_of({{"threads", 0}}) == "'threads' is 0; it must be from 1 to 256");
+    CHECK(error_of({{"threads", "many"}}).find("\"auto\" or an integer") != std::string::npos);
+    CHECK(error_of({{"repetitions", 2.5}}) == "'repetitions' must be an integer");
+    CHECK(error_of({{"decrypt", "yes"}}) == "'decrypt' must be true or false");
+    CHECK(error_of({{"mode", "ecb"}}) ==
+          "'mode' 'ecb' is not valid; valid: stream, message, aead-record");
+    CHECK(error_of(json::array()) == "params must be a JSON object");
+    CHECK(error_of({{"block_sizes", json(std::vector<int>(17, 16))}}) ==
+          "'block_sizes' has 17 items; at most 16 are allowed");
+}
+
+TEST_CASE("lists drop repeats; integral floats count as integers") {
+    auto params = cipher_params().normalize({{"block_sizes", {16, 16, 64}}, {"threads", 2.0}});
+    REQUIRE(params.ok());
+    CHECK((*params)["block_sizes"] == json{16, 64});
+    CHECK((*params)["threads"] == 2);
+}
+
+TEST_CASE("command-line text converts by type") {
+    auto params = cipher_params().normalize_text({{"ciphers", "chacha20,aes-256-gcm"},
+                                                  {"block-sizes", "16, 8192"},
+                                                  {"seconds", "0.5"},
+                                                  {"threads", "auto"},
+                                                  {"decrypt", "yes"}});
+    REQUIRE(params.ok());
+    CHECK((*params)["ciphers"] == json{"chacha20", "aes-256-gcm"});
+    CHECK((*params)["block_sizes"] == json{16, 8192});
+    CHECK((*params)["seconds"] == 0.5);
+    CHECK((*params)["decrypt"] == true);
+    CHECK_FALSE(cipher_params().normalize_text({{"seconds", "soon"}}).ok());
+    CHECK_FALSE(cipher_params().normalize_text({{"nope", "1"}}).ok());
+    CHECK_FALSE(cipher_params().normalize_text({{"decrypt", "maybe"}}).ok());
+}
+
+TEST_CASE("the table describes itself for GET /v1/probes") {
+    const json described = cipher_params().describe();
+    REQUIRE(described.size() == 7);
+    CHECK(described[1]["name"] == "block_sizes");
+    CHECK(described[1]["type"] == "integer list");
+    CHECK(described[1]["min"] == 1);
+    CHECK(described[1]["max"] == 1048576);
+    CHECK(described[1]["unit"] == "bytes");
+    CHECK(described[0]["choices"].size() == 8);
+}

@@ -1,0 +1,203 @@
+// The runner with a probe the test controls. No test waits on timing luck: runs block until
+// released or cancelled, and every wait has a generous deadline that only a bug would reach.
+#include "runs/runner.hpp"
+
+#include <doctest/doctest.h>
+
+#include "support/fake_probe.hpp"
+#include "support/paths.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::runs;
+using hostprobe::testing::FakeProbe;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Fixture {
+    explicit Fixture(RunnerOptions options = {16, 100, 2}) {
+        auto exclusive = std::make_unique<FakeProbe>("measure", true);
+        auto light = std::make_unique<FakeProbe>("light", false);
+        measure = exclusive.get();
+        quick = light.get();
+        registry.add(std::move(exclusive));
+        registry.add(std::move(light));
+        runner = std::make_unique<Runner>(options, registry, ProbeEnvironment{root, facts},
+                                          [this](const Run& run) {
+                                              std::lock_guard<std::mutex> lock(finished_mutex);
+                                              finished.push_back(run);
+                                          });
+        runner->start();
+    }
+    ~Fixture() {
+        measure->release();
+        quick->release();
+        runner->shutdown();
+    }
+    Run finished_run(const std::string& id) {
+        auto run = runner->wait(id, 10s);
+        REQUIRE(run.has_value());
+        REQUIRE(is_finished(run->state));
+        return *run;
+    }
+
+    SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
+    host::HostFacts facts{host::collect_host_facts(root)};
+    ProbeRegistry registry;
+    FakeProbe* measure = nullptr;
+    FakeProbe* quick = nullptr;
+    std::unique_ptr<Runner> runner;
+    std::mutex finished_mutex;
+    std::vector<Run> finished;
+};
+
+}  // namespace
+
+TEST_CASE("a run goes from queued to succeeded with its normalized params and result") {
+    Fixture fixture;
+    auto submitted = fixture.runner->submit("light", {{"value", 7}}, "api");
+    REQUIRE(submitted.ok());
+    CHECK(submitted->state == RunState::queued);
+    CHECK(submitted->params ==
+          nlohmann::json{{"block", false}, {"fail", false}, {"throw", false}, {"value", 7}});
+    const Run run = fixture.finished_run(submitted->id);
+    CHECK(run.state == RunState::succeeded);
+    CHECK(run.result["value"] == 7);
+    CHECK(run.text_report == "value 7\n");
+    CHECK(run.progress == 1.0);
+    CHECK(run.started_at.has_value());
+    CHECK(run.finished_at >= run.started_at);
+    CHECK(run.trigger == "api");
+}
+
+TEST_CASE("bad submissions are refused before they queue") {
+    Fixture fixture;
+    auto unknown = fixture.runner->submit("nope", {}, "api");
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(unknown.error().code == ErrorCode::not_found);
+    CHECK(unknown.error().message == "unknown probe 'nope'; probes: measure, light");
+    auto bad = fixture.runner->submit("light", {{"value", 500}}, "api");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().code == ErrorCode::invalid_argument);
+    CHECK(bad.error().message == "'value' is 500; it must be from 0 to 100");
+    CHECK(fixture.runner->list({}).empty());
+}
+
+TEST_CASE("a full queue refuses with busy, and frees up as runs finish") {
+    Fixture fixture({2, 100, 1});
+    auto first = fixture.runner->submit("measure", {{"block", true}}, "api");
+    REQUIRE(first.ok());
+    REQUIRE(fixture.measure->wait_started(1));
+    REQUIRE(fixture.runner->submit("measure", {{"block", true}}, "api").ok());
+    REQUIRE(fixture.runner->submit("measure", {{"block", true}}, "api").ok());
+    CHECK(fixture.runner->queued_count() == 2);
+    CHECK(fixture.runner->running_count() == 1);
+    auto refused = fixture.runner->submit("light", {}, "api");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::busy);
+    CHECK(fixture.runner->seconds_until_slot() >= 1);
+    fixture.measure->release();
+    for (const auto& run : fixture.runner->list({}))
+        CHECK(fixture.finished_run(run.id).state == RunState::succeeded);
+    CHECK(fixture.runner->submit("light", {}, "api").ok());
+}
+
+TEST_CASE("cancelling: a queued run is dropped, a running one stops and keeps a partial result") {
+    Fixture fixture({16, 100, 1});
+    auto running = fixture.runner->submit("measure", {{"block", true}}, "api");
+    REQUIRE(fixture.measure->wait_started(1));
+    auto queued = fixture.runner->submit("measure", {{"block", true}}, "api");
+    REQUIRE(queued.ok());
+
+    auto dropped = fixture.runner->cancel(queued->id);
+    REQUIRE(dropped.ok());
+    CHECK(dropped->state == RunState::cancelled);
+    CHECK(dropped->started_at == std::nullopt);
+
+    auto stopping = fixture.runner->cancel(running->id);
+    REQUIRE(stopping.ok());
+    const Run stopped = fixture.finished_run(running->id);
+    CHECK(stopped.state == RunState::cancelled);
+    CHECK(stopped.result["partial"] == true);
+    CHECK(stopped.result["value"] == 1);
+    CHECK(fixture.measure->started() == 1);  // the dropped run never started
+
+    auto again = fixture.runner->cancel(running->id);
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.error().code == ErrorCode::conflict);
+    CHECK(fixture.runner->cancel("nope").error().code == ErrorCode::not_found);
+}
+
+TEST_CASE("probes that measure the machine never run two at once; light ones pass them") {
+    Fixture fixture({16, 100, 3});
+    std::vector<std::string> ids;
+    for (int i = 0; i < 3; ++i)
+        ids.push_back(fixture.runner->submit("measure", {{"block", true}}, "api")->id);
+    REQUIRE(fixture.measure->wait_started(1));
+    // A light probe runs while the exclusive one is still blocked.
+    auto light = fixture.runner->submit("light", {}, "api");
+    CHECK(fixture.finished_run(light->id).state == RunState::succeeded);
+    CHECK(fixture.runner->get(ids[0])->state == RunState::running);
+    CHECK(fixture.runner->get(ids[1])->state == RunState::queued);
+    fixture.measure->release();
+    for (const auto& id : ids)
+        CHECK(fixture.finished_run(id).state == RunState::succeeded);
+    CHECK(fixture.measure->max_running() == 1);
+}
+
+TEST_CASE("waiting returns the run as it is when the time is up") {
+    Fixture fixture;
+    auto run = fixture.runner->submit("measure", {{"block", true}}, "api");
+    REQUIRE(fixture.measure->wait_started(1));
+    auto waited = fixture.runner->wait(run->id, 50ms);
+    REQUIRE(waited.has_value());
+    CHECK(waited->state == RunState::running);
+    CHECK(waited->progress == 0.5);
+    CHECK_FALSE(fixture.runner->wait("nope", 10ms).has_value());
+}
+
+TEST_CASE("errors and exceptions fail the run, and the runner goes on") {
+    Fixture fixture;
+    auto failing = fixture.runner->submit("light", {{"fail", true}}, "api");
+    auto throwing = fixture.runner->submit("light", {{"throw", true}}, "api");
+    const Run failed = fixture.finished_run(failing->id);
+    CHECK(failed.state == RunState::failed);
+    CHECK(failed.error == "it failed on purpose");
+    const Run thrown = fixture.finished_run(throwing->id);
+    CHECK(thrown.state == RunState::failed);
+    CHECK(thrown.error == "the probe failed: boom");
+    CHECK(fixture.finished_run(fixture.runner->submit("light", {}, "api")->id).state ==
+          RunState::succeeded);
+    std::lock_guard<std::mutex> lock(fixture.finished_mutex);
+    CHECK(fixture.finished.size() == 3);
+}
+
+TEST_CASE("history keeps the newest finished runs; listing filters and is newest first") {
+    Fixture fixture({16, 3, 1});
+    std::vector<std::string> ids;
+    for (int i = 0; i < 5; ++i) {
+        ids.push_back(fixture.runner->submit("light", {{"value", i}}, "api")->id);
+        fixture.finished_run(ids.back());
+    }
+    const auto listed = fixture.runner->list({});
+    REQUIRE(listed.size() == 3);
+    CHECK(listed[0].id == ids[4]);
+    CHECK(listed[2].id == ids[2]);
+    CHECK_FALSE(fixture.runner->get(ids[0]).has_value());
+    CHECK(fixture.runner->list({.probe = "measure"}).empty());
+    CHECK(fixture.runner->list({.state = RunState::succeeded, .limit = 2}).size() == 2);
+    CHECK(fixture.runner->latest_succeeded("light")->id == ids[4]);
+}
+
+TEST_CASE("shutdown cancels what is queued and running, then refuses") {
+    Fixture fixture({16, 100, 1});
+    auto running = fixture.runner->submit("measure", {{"block", true}}, "api");
+    REQUIRE(fixture.measure->wait_started(1));
+    auto queued = fixture.runner->submit("measure", {}, "api");
+    fixture.runner->shutdown();
+    CHECK(fixture.runner->get(running->id)->state == RunState::cancelled);
+    CHECK(fixture.runner->get(queued->id)->state == RunState::cancelled);
+    auto late = fixture.runner->submit("light", {}, "api");
+    REQUIRE_FALSE(late.ok());
+    CHECK(late.error().code == ErrorCode::unavailable);
+}
