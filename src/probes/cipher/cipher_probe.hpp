@@ -1,0 +1,52 @@
+// Probe `cipher`: `openssl speed -evp` done right under a CPU quota. Measures EVP throughput in
+// worker threads in wall-clock AND CPU time, so CFS throttling shows instead of hiding.
+#pragma once
+
+#include "runs/probe.hpp"
+
+namespace hostprobe::probes {
+
+class CipherProbe final : public runs::Probe {
+  public:
+    CipherProbe();
+    std::string name() const override { return "cipher"; }
+    std::string description() const override {
+        return "cipher throughput with OpenSSL EVP, in wall-clock and CPU time (like openssl speed "
+               "-evp)";
+    }
+    const runs::ParamTable& params() const override { return params_; }
+    bool exclusive() const override { return true; }
+    Status check(const nlohmann::json& params) const override;
+    double expected_seconds(const nlohmann::json& params) const override;
+    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
+                                   const nlohmann::json& params) const override;
+    std::vector<prometheus::MetricFamily> result_metrics(
+        const nlohmann::json& result, double finished_unix_seconds) const override;
+
+  private:
+    runs::ParamTable params_;
+};
+
+// How many threads a run uses: "auto" is the CPU budget's workers.
+size_t cipher_threads(const nlohmann::json& threads_param, uint32_t budget_workers);
+
+// Whether wall-clock throughput fell more than 10% below the CPU-time figure, and why.
+struct ThrottleVerdict {
+    double wall_to_cpu = 1;
+    bool throttled = false;
+    std::string explanation;
+};
+struct ThrottleEvidence {
+    double wall_to_cpu = 1;
+    std::optional<double> quota_cores;
+    std::optional<uint64_t> periods;
+    std::optional<uint64_t> throttled_periods;
+    std::optional<double> throttled_seconds;
+    std::optional<double> steal_seconds;
+    double wall_seconds = 0;
+    size_t threads = 1;
+    uint32_t visible_cpus = 1;
+};
+ThrottleVerdict judge_throttling(const ThrottleEvidence& evidence);
+
+}  // namespace hostprobe::probes

@@ -1,0 +1,51 @@
+// One thread of a cipher measurement: its own context, key, IV and aligned buffer, and a timed
+// loop in one of three shapes:
+//   stream       one context fed block after block (openssl speed -evp's EVP_Update_loop; what
+//                OpenSSL 1.x speed did for every cipher and 3.x still does for CTR and ChaCha20)
+//   message      each block a whole AEAD message: key and IV set again, data, final (what
+//                OpenSSL 3.x speed -evp does for GCM, EVP_Update_loop_aead_enc)
+//   aead_record  each block a TLS-like record: fresh IV, 13 bytes of AAD, data, final and tag
+//                (openssl speed -aead)
+#pragma once
+
+#include <openssl/evp.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <latch>
+#include <stop_token>
+#include <string>
+
+namespace hostprobe::probes {
+
+enum class CipherMode { stream, message, aead_record };
+
+struct CipherJob {
+    const EVP_CIPHER* cipher = nullptr;
+    bool aead = false;
+    size_t block_bytes = 0;
+    CipherMode mode = CipherMode::stream;
+    bool decrypt = false;
+};
+
+struct ThreadMeasurement {
+    uint64_t ops = 0;
+    double cpu_seconds = 0;
+    std::chrono::steady_clock::time_point started;
+    std::chrono::steady_clock::time_point finished;
+    std::string error;  // empty when it worked
+};
+
+// Everything threads of one measurement share: they count down `ready` when set up, wait for
+// `go`, and loop until `deadline_ns` (steady clock) or the stop token.
+struct StartGate {
+    std::latch ready;
+    std::latch go{1};
+    std::atomic<int64_t> deadline_ns{0};
+    explicit StartGate(std::ptrdiff_t threads) : ready(threads) {}
+};
+
+ThreadMeasurement run_cipher_thread(const CipherJob& job, StartGate& gate, std::stop_token stop);
+
+}  // namespace hostprobe::probes

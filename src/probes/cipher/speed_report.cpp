@@ -1,0 +1,99 @@
+#include "probes/cipher/speed_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace hostprobe::probes {
+
+namespace {
+
+using nlohmann::json;
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string shortest(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%g", value);
+    return buffer;
+}
+
+std::string column(double value) {
+    char buffer[64];
+    if (value > 10000) {
+        std::snprintf(buffer, sizeof buffer, " %11.2fk", value / 1e3);
+    } else {
+        std::snprintf(buffer, sizeof buffer, " %11.2f ", value);
+    }
+    return buffer;
+}
+
+// openssl speed: "%-13s" names, " %11.2fk" for figures over 10000 (in 1000s of bytes).
+std::string table(const json& measurements, const char* field) {
+    std::vector<size_t> sizes;
+    std::vector<std::string> ciphers;
+    std::map<std::pair<std::string, size_t>, double> figures;
+    for (const auto& measurement : measurements) {
+        const std::string cipher = measurement["cipher"];
+        const size_t size = measurement["block_bytes"];
+        if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
+        if (std::find(ciphers.begin(), ciphers.end(), cipher) == ciphers.end())
+            ciphers.push_back(cipher);
+        figures[{cipher, size}] = measurement[field].get<double>();
+    }
+    std::string out = "The 'numbers' are in 1000s of bytes per second processed.\ntype        ";
+    for (size_t size : sizes) {
+        char header[32];
+        std::snprintf(header, sizeof header, "%7zu bytes", size);
+        out += header;
+    }
+    out += "\n";
+    for (const auto& cipher : ciphers) {
+        char name[64];
+        std::snprintf(name, sizeof name, "%-13s", cipher.c_str());
+        out += name;
+        for (size_t size : sizes) {
+            auto it = figures.find({cipher, size});
+            out += it == figures.end() ? "          n/a " : column(it->second);
+        }
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string speed_report(const json& result) {
+    std::string out = "hostprobe cipher: " + std::to_string(result["threads"].get<int>()) +
+                      " thread(s), " + shortest(result["seconds_per_measurement"].get<double>()) +
+                      " s per measurement, mode " + result["mode"].get<std::string>() + ", " +
+                      (result["decrypt"].get<bool>() ? "decrypt" : "encrypt") + ", " +
+                      result["openssl_version"].get<std::string>() + "\n";
+    if (result.value("partial", false)) out += "(partial: the run was cancelled)\n";
+    out += "\nWall clock (what `openssl speed -elapsed` prints):\n" +
+           table(result["measurements"], "bytes_per_second");
+    out += "\nCPU time (what `openssl speed` prints without -elapsed):\n" +
+           table(result["measurements"], "cpu_bytes_per_second");
+    const json& throttling = result["throttling"];
+    out += "\n";
+    if (throttling.is_object()) {
+        out += "CFS throttling during the run: " +
+               std::to_string(throttling["throttled_periods"].get<uint64_t>()) + " of " +
+               std::to_string(throttling["periods"].get<uint64_t>()) + " periods, " +
+               fixed(throttling["throttled_seconds"].get<double>(), 2) + " s throttled\n";
+    }
+    if (result["steal_seconds"].is_number()) {
+        out += "CPU time stolen by the hypervisor: " +
+               fixed(result["steal_seconds"].get<double>(), 2) + " s\n";
+    }
+    out += std::string("Throttled: ") + (result["throttled"].get<bool>() ? "yes" : "no") + ". " +
+           result["explanation"].get<std::string>() + "\n";
+    return out;
+}
+
+}  // namespace hostprobe::probes
