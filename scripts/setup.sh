@@ -3,7 +3,7 @@
 # packages, builds, then runs the agent or every test.
 #
 #   scripts/setup.sh run    install, build, and start `hostprobe serve` on 0.0.0.0:9740
-#   scripts/setup.sh test   install, build (normal and ASan+UBSan), and run every test
+#   scripts/setup.sh test   install, build (normal, ASan+UBSan, TSan), and run every test
 #   scripts/setup.sh build  install and build only
 set -euo pipefail
 
@@ -39,10 +39,15 @@ install_missing() {
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-build() {  # build <dir> [cmake options...]
+build() {  # build <dir> [cmake options...] [--target T]
   local dir="$1"; shift
+  local target=()
+  if [ "${#@}" -ge 2 ] && [ "${*: -2:1}" = "--target" ]; then
+    target=(--target "${*: -1}")
+    set -- "${@:1:$#-2}"
+  fi
   cmake -S . -B "$dir" -DHOSTPROBE_WERROR=ON "$@" >/dev/null
-  cmake --build "$dir" -j "$jobs"
+  cmake --build "$dir" -j "$jobs" "${target[@]}"
 }
 
 case "$mode" in
@@ -63,6 +68,9 @@ case "$mode" in
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=address,undefined
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure
+    # The unit tests (the runner's threads above all) under ThreadSanitizer.
+    build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=thread --target hostprobe_unit_tests
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./build-tsan/tests/hostprobe_unit_tests
     echo "setup: all tests passed" >&2
     ;;
 esac

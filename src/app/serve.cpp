@@ -4,43 +4,84 @@
 #include <memory>
 
 #include "api/host_api.hpp"
+#include "api/runs_api.hpp"
 #include "app/signal_watcher.hpp"
 #include "core/build_info.hpp"
+#include "core/strings.hpp"
 #include "host/host_facts.hpp"
 #include "http/http_server.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
+#include "probes/registry.hpp"
+#include "runs/run_metrics.hpp"
+#include "runs/runner.hpp"
 
 namespace hostprobe::app {
-
-namespace {
-
-host::HostFacts collect(const SysRoot& root) {
-    if (root.is_live())
-        return host::collect_host_facts(root, host::LiveCpuid(), host::read_live_inputs());
-    return host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
-}
-
-}  // namespace
 
 size_t http_threads_for(uint32_t workers) {
     return std::clamp<size_t>(static_cast<size_t>(workers) * 4, 4, 32);
 }
 
+size_t runner_threads_for(uint32_t workers) {
+    return static_cast<size_t>(std::max<uint32_t>(1, workers)) + 1;
+}
+
+Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& registry) {
+    std::vector<std::string> named = config.run_on_start;
+    for (const auto& entry : config.schedule)
+        named.push_back(entry.probe);
+    for (const auto& [probe, params] : config.scheduled_params.items())
+        named.push_back(probe);
+    for (const auto& name : named) {
+        const runs::Probe* probe = registry.find(name);
+        if (probe == nullptr) {
+            return make_error(
+                ErrorCode::invalid_argument,
+                "unknown probe '" + name + "'; probes: " + join(registry.names(), ", "));
+        }
+        auto params = probe->params().normalize(
+            config.scheduled_params.value(name, nlohmann::json::object()));
+        if (!params)
+            return make_error(ErrorCode::invalid_argument, name + ": " + params.error().message);
+        if (auto checked = probe->check(*params); !checked) {
+            return make_error(ErrorCode::invalid_argument, name + ": " + checked.error().message);
+        }
+    }
+    return Ok{};
+}
+
 int run_serve(const ServeConfig& config, Logger& log) {
     const auto started = std::chrono::steady_clock::now();
     const SysRoot root(config.sysroot);
-    const host::HostFacts facts = collect(root);
+    const host::HostFacts facts = host::collect_host_facts(root);
     for (const auto& warning : facts.warnings)
         log.warn(warning);
+    const runs::ProbeRegistry registry = probes::builtin_probes();
+
+    runs::RunMetrics run_metrics;
+    const runs::RunnerOptions runner_options{config.queue_size, config.history_size,
+                                             runner_threads_for(facts.cpu_budget.workers)};
+    runs::Runner runner(runner_options, registry, runs::ProbeEnvironment{root, facts},
+                        [&](const runs::Run& run) {
+                            run_metrics.record_finished(run);
+                            log.info("run finished", {{"run", run.id},
+                                                      {"probe", run.probe},
+                                                      {"state", runs::to_string(run.state)},
+                                                      {"trigger", run.trigger},
+                                                      {"error", run.error}});
+                        });
 
     metrics::Exposition exposition;
     exposition.add(std::make_shared<metrics::BuildInfoCollector>());
     exposition.add(std::make_shared<metrics::HostCollector>(root, facts));
+    exposition.add(run_metrics.registry());
+    exposition.add(std::make_shared<runs::RunnerCollector>(runner, registry));
 
-    const api::HostApiContext context{root, facts, exposition, started};
+    const api::HostApiContext host_context{root, facts, exposition, started};
+    const api::RunsApiContext runs_context{runner, registry};
     auto router = std::make_shared<http::Router>();
-    api::add_host_routes(*router, context);
+    api::add_host_routes(*router, host_context);
+    api::add_runs_routes(*router, runs_context);
     api::add_index_route(*router);
 
     http::ServerOptions options;
@@ -49,24 +90,47 @@ int run_serve(const ServeConfig& config, Logger& log) {
         config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
     http::HttpServer server(options, router);
 
-    // Before any thread starts, so that only the watcher receives the signals.
+    auto submit = [&runner](const std::string& probe, const nlohmann::json& params,
+                            const std::string& trigger) {
+        return runner.submit(probe, params, trigger);
+    };
+    runs::Scheduler scheduler(config.schedule, config.scheduled_params, submit, log, started);
+
+    // Before any thread starts, so that only the watcher receives the signals. Stop accepting
+    // first, then cancel runs so that requests waiting on them (?wait=) return promptly.
     SignalWatcher signals([&](int signal_number) {
         log.info("shutting down", {{"signal", signal_number == SIGTERM ? "SIGTERM" : "SIGINT"}});
         server.stop();
+        scheduler.stop();
+        runner.shutdown();
     });
 
     if (auto bound = server.bind(); !bound) {
         log.error(bound.error().message);
         return 1;
     }
+    runner.start();
+    for (const auto& probe : config.run_on_start) {
+        auto submitted = runner.submit(
+            probe, config.scheduled_params.value(probe, nlohmann::json::object()), "start");
+        if (!submitted)
+            log.warn("run on start refused",
+                     {{"probe", probe}, {"reason", submitted.error().message}});
+    }
+    scheduler.start();
+
     http::ListenAddress actual = config.listen;
     actual.port = server.port();
     log.info("listening", {{"address", actual.to_string()},
                            {"version", kVersion},
                            {"sysroot", root.prefix()},
                            {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},
-                           {"http_threads", std::to_string(options.threads)}});
-    if (auto served = server.serve(); !served) {
+                           {"http_threads", std::to_string(options.threads)},
+                           {"runner_threads", std::to_string(runner_options.worker_threads)}});
+    auto served = server.serve();
+    scheduler.stop();
+    runner.shutdown();
+    if (!served) {
         log.error(served.error().message);
         return 1;
     }

@@ -1,11 +1,16 @@
-// `hostprobe serve`: collect the host facts, serve the API until SIGTERM/SIGINT.
+// `hostprobe serve`: collect the host facts, run probes on request and on schedule, serve the
+// API until SIGTERM/SIGINT.
 #pragma once
 
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/logger.hpp"
 #include "http/listen_address.hpp"
+#include "runs/probe.hpp"
+#include "runs/scheduler.hpp"
 
 namespace hostprobe::app {
 
@@ -13,14 +18,26 @@ struct ServeConfig {
     http::ListenAddress listen;
     std::string sysroot = "/";
     size_t http_threads = 0;  // 0: sized from the CPU budget
+    size_t queue_size = 16;
+    size_t history_size = 100;
+    std::vector<std::string> run_on_start;
+    std::vector<runs::ScheduleEntry> schedule;
+    nlohmann::json scheduled_params = nlohmann::json::object();  // probe name -> params
 };
+
+// Checks that --run-on-start, --schedule and --params-file name known probes and valid params,
+// so that a typo fails at start-up rather than silently every hour.
+Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& registry);
 
 // Exit status: 0 after a clean shutdown, 1 when it cannot start.
 int run_serve(const ServeConfig& config, Logger& log);
 
 // HTTP worker threads for a CPU budget. cpp-httplib holds a thread per open connection, so a
-// few per worker; connections beyond that wait their turn, and each gives its thread back
-// after a few requests (keep_alive_max_requests). Idle threads cost no CPU.
+// few per worker; connections beyond that wait their turn, and each gives its thread back after
+// a few requests (keep_alive_max_requests). Idle threads cost no CPU.
 size_t http_threads_for(uint32_t workers);
+// Runner threads: one per budget worker for the probes that measure, plus one so that a light
+// probe (cpu) never waits behind a long measurement.
+size_t runner_threads_for(uint32_t workers);
 
 }  // namespace hostprobe::app

@@ -3,16 +3,21 @@
 #include <openssl/crypto.h>
 
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "app/serve.hpp"
 #include "cli/healthcheck.hpp"
+#include "cli/run_command.hpp"
 #include "core/build_info.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
 #include "host/host_facts.hpp"
+#include "probes/registry.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
+#include "runs/scheduler.hpp"
 
 namespace hostprobe::cli {
 
@@ -31,6 +36,7 @@ const char* kTopUsage =
     "  serve        run the agent: REST API, JSON and Prometheus metrics\n"
     "  cpu          identify the CPU, topology, caches, hypervisor and cgroup limits (like lscpu)\n"
     "  healthcheck  exit 0 when a local agent answers /healthz (for container health checks)\n"
+    "  run          run a probe in the foreground (cipher, cpu): hostprobe run --help\n"
     "\n"
     "Run 'hostprobe <command> --help' for a command's options.\n"
     "  --help       this text\n"
@@ -41,12 +47,18 @@ OptionSpec sysroot_option() {
 }
 
 OptionParser serve_parser() {
-    return OptionParser("serve", "Run the agent until SIGTERM or SIGINT.",
-                        {{"listen", "HOST:PORT", "0.0.0.0:9740",
-                          "address to serve HTTP on; port 0 picks a free one"},
-                         sysroot_option(),
-                         {"http-threads", "N", "",
-                          "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"}});
+    return OptionParser(
+        "serve", "Run the agent until SIGTERM or SIGINT.",
+        {{"listen", "HOST:PORT", "0.0.0.0:9740",
+          "address to serve HTTP on; port 0 picks a free one"},
+         sysroot_option(),
+         {"http-threads", "N", "", "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"},
+         {"queue-size", "N", "16", "runs that may wait in the queue; more get 429"},
+         {"history-size", "N", "100", "finished runs kept for GET /v1/runs"},
+         {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
+         {"schedule", "PROBE=INTERVAL,...", "", "probes to run periodically, e.g. cipher=1h"},
+         {"params-file", "FILE", "",
+          "JSON {\"cipher\": {...}} of the params for started and scheduled runs"}});
 }
 
 OptionParser cpu_parser() {
@@ -106,6 +118,28 @@ Result<std::string> checked_sysroot(const ParsedOptions& options) {
     return dir;
 }
 
+// {"cipher": {...}, "cpu": {}}: a JSON object of objects.
+Result<nlohmann::json> read_params_file(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+        nlohmann::json params = nlohmann::json::parse(text.str());
+        if (!params.is_object())
+            return make_error(ErrorCode::invalid_argument, path + " must hold a JSON object");
+        for (const auto& [probe, value] : params.items()) {
+            if (!value.is_object()) {
+                return make_error(ErrorCode::invalid_argument,
+                                  path + ": the params of '" + probe + "' must be an object");
+            }
+        }
+        return params;
+    } catch (const nlohmann::json::parse_error& error) {
+        return make_error(ErrorCode::invalid_argument, path + ": " + error.what());
+    }
+}
+
 int run_serve_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     const OptionParser parser = serve_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
@@ -125,6 +159,28 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         }
         config.http_threads = *threads;
     }
+    auto queue_size = parse_uint64(options->get("queue-size"));
+    if (!queue_size || *queue_size < 1 || *queue_size > 1000) {
+        return usage_error(parser, "--queue-size must be a number from 1 to 1000");
+    }
+    config.queue_size = *queue_size;
+    auto history_size = parse_uint64(options->get("history-size"));
+    if (!history_size || *history_size < 1 || *history_size > 100000) {
+        return usage_error(parser, "--history-size must be a number from 1 to 100000");
+    }
+    config.history_size = *history_size;
+    config.run_on_start = runs::parse_probe_list(options->get("run-on-start"));
+    auto schedule = runs::parse_schedule(options->get("schedule"));
+    if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);
+    config.schedule = *schedule;
+    if (options->has("params-file")) {
+        auto params = read_params_file(options->get("params-file"));
+        if (!params) return usage_error(parser, "--params-file: " + params.error().message);
+        config.scheduled_params = *params;
+    }
+    if (auto checked = app::check_automation(config, probes::builtin_probes()); !checked) {
+        return usage_error(parser, checked.error().message);
+    }
     Logger log(stderr);
     return app::run_serve(config, log);
 }
@@ -137,9 +193,7 @@ int run_cpu_command(const std::vector<std::string>& args, const EnvironmentLooku
     auto sysroot = checked_sysroot(*options);
     if (!sysroot) return usage_error(parser, sysroot.error().message);
     const SysRoot root(*sysroot);
-    const host::HostFacts facts =
-        root.is_live() ? host::collect_host_facts(root, host::LiveCpuid(), host::read_live_inputs())
-                       : host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
+    const host::HostFacts facts = host::collect_host_facts(root);
     if (options->is_on("json")) {
         std::cout << report::host_json(facts).dump(2) << "\n";
     } else {
@@ -191,6 +245,7 @@ int run(const std::vector<std::string>& args, const EnvironmentLookup& environme
     if (command == "serve") return run_serve_command(rest, environment);
     if (command == "cpu") return run_cpu_command(rest, environment);
     if (command == "healthcheck") return run_healthcheck_command(rest, environment);
+    if (command == "run") return run_probe_command(rest, environment);
     std::fprintf(stderr, "hostprobe: unknown command '%s'\n\n%s", command.c_str(), kTopUsage);
     return kExitUsage;
 }

@@ -1,0 +1,180 @@
+#include "api/runs_api.hpp"
+
+#include <httplib.h>
+
+#include <cmath>
+
+#include "core/strings.hpp"
+
+namespace hostprobe::api {
+
+namespace {
+
+using nlohmann::json;
+
+std::string location(const runs::Run& run) {
+    return "/v1/runs/" + run.id;
+}
+
+http::Reply run_reply(const runs::Run& run, int status) {
+    http::Reply reply = http::Reply::json(runs::to_json(run), status);
+    reply.headers.emplace_back("Location", location(run));
+    return reply;
+}
+
+std::optional<std::string> query(const httplib::Request& request, const char* name) {
+    if (!request.has_param(name)) return std::nullopt;
+    return request.get_param_value(name);
+}
+
+Result<double> wait_seconds(const httplib::Request& request, double max_wait) {
+    auto text = query(request, "wait");
+    if (!text) return 0.0;
+    auto seconds = parse_double(*text);
+    if (!seconds || *seconds < 0 || *seconds > max_wait) {
+        return make_error(ErrorCode::invalid_argument,
+                          "wait must be a number of seconds from 0 to " +
+                              std::to_string(static_cast<int>(max_wait)));
+    }
+    return *seconds;
+}
+
+Result<http::Reply> create_run(const RunsApiContext& context, const http::RouteRequest& request) {
+    auto wait = wait_seconds(request.http, context.max_wait_seconds);
+    if (!wait) return wait.error();
+    auto parsed =
+        parse_run_request(request.http.get_header_value("Content-Type"), request.http.body);
+    if (!parsed) return parsed.error();
+    auto submitted = context.runner.submit(parsed->probe, parsed->params, "api");
+    if (!submitted) {
+        if (submitted.error().code != ErrorCode::busy) return submitted.error();
+        http::Reply busy = http::error_reply(submitted.error());
+        busy.headers.emplace_back(
+            "Retry-After", std::to_string(static_cast<long>(context.runner.seconds_until_slot())));
+        return busy;
+    }
+    runs::Run run = *submitted;
+    if (*wait > 0) {
+        const auto timeout =
+            std::chrono::milliseconds(static_cast<int64_t>(std::ceil(*wait * 1000)));
+        run = context.runner.wait(run.id, timeout).value_or(run);
+    }
+    return run_reply(run, runs::is_finished(run.state) ? 200 : 202);
+}
+
+Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequest& request) {
+    const std::string& id = request.path_params.at("id");
+    auto run = context.runner.get(id);
+    if (!run) return make_error(ErrorCode::not_found, "no run with id '" + id + "'");
+    const std::string format = query(request.http, "format").value_or("json");
+    if (format == "text") {
+        if (run->text_report.empty()) {
+            return http::Reply::text("run " + run->id + " is " + runs::to_string(run->state) +
+                                     (run->error.empty() ? "" : ": " + run->error) + "\n");
+        }
+        return http::Reply::text(run->text_report);
+    }
+    if (format != "json")
+        return make_error(ErrorCode::invalid_argument, "format must be json or text");
+    return run_reply(*run, 200);
+}
+
+Result<http::Reply> list_runs(const RunsApiContext& context, const http::RouteRequest& request) {
+    runs::RunFilter filter;
+    if (auto probe = query(request.http, "probe")) {
+        if (context.registry.find(*probe) == nullptr) {
+            return make_error(
+                ErrorCode::invalid_argument,
+                "unknown probe '" + *probe + "'; probes: " + join(context.registry.names(), ", "));
+        }
+        filter.probe = *probe;
+    }
+    if (auto state = query(request.http, "state")) {
+        auto parsed = runs::parse_run_state(*state);
+        if (!parsed) return parsed.error();
+        filter.state = *parsed;
+    }
+    if (auto limit = query(request.http, "limit")) {
+        auto parsed = parse_uint64(*limit);
+        if (!parsed || *parsed < 1 || *parsed > 1000) {
+            return make_error(ErrorCode::invalid_argument, "limit must be a number from 1 to 1000");
+        }
+        filter.limit = *parsed;
+    }
+    json listed = json::array();
+    for (const auto& run : context.runner.list(filter))
+        listed.push_back(runs::to_json(run));
+    return http::Reply::json({{"runs", std::move(listed)}});
+}
+
+Result<http::Reply> cancel_run(const RunsApiContext& context, const http::RouteRequest& request) {
+    auto cancelled = context.runner.cancel(request.path_params.at("id"));
+    if (!cancelled) return cancelled.error();
+    return run_reply(*cancelled, runs::is_finished(cancelled->state) ? 200 : 202);
+}
+
+Result<http::Reply> list_probes(const RunsApiContext& context) {
+    json probes = json::array();
+    for (const auto& probe : context.registry.probes()) {
+        probes.push_back({{"name", probe->name()},
+                          {"description", probe->description()},
+                          {"exclusive", probe->exclusive()},
+                          {"params", probe->params().describe()}});
+    }
+    return http::Reply::json({{"probes", std::move(probes)}});
+}
+
+}  // namespace
+
+Result<RunRequest> parse_run_request(const std::string& content_type, const std::string& body) {
+    const std::string media_type = to_lower(trim(split(content_type, ';')[0]));
+    if (media_type != "application/json") {
+        return make_error(
+            ErrorCode::unsupported_type,
+            "the body must be JSON (Content-Type: application/json), not '" + content_type + "'");
+    }
+    json document;
+    try {
+        document = json::parse(body);
+    } catch (const json::parse_error& error) {
+        return make_error(ErrorCode::invalid_argument, "malformed JSON at byte " +
+                                                           std::to_string(error.byte) + ": " +
+                                                           std::string(error.what()));
+    }
+    if (!document.is_object())
+        return make_error(ErrorCode::invalid_argument, "the body must be a JSON object");
+    for (const auto& [key, value] : document.items()) {
+        if (key != "probe" && key != "params") {
+            return make_error(
+                ErrorCode::invalid_argument,
+                "unknown field '" + key + "'; a run is {\"probe\": ..., \"params\": {...}}");
+        }
+    }
+    if (!document.contains("probe") || !document["probe"].is_string()) {
+        return make_error(ErrorCode::invalid_argument, "\"probe\" (a string) is required");
+    }
+    RunRequest request{document["probe"].get<std::string>(),
+                       document.value("params", json::object())};
+    if (!request.params.is_object())
+        return make_error(ErrorCode::invalid_argument, "\"params\" must be an object");
+    return request;
+}
+
+void add_runs_routes(http::Router& router, const RunsApiContext& context) {
+    router.add(
+        "POST", "/v1/runs",
+        "start a run: {\"probe\": ..., \"params\": {...}}; ?wait=N holds the answer",
+        [&context](const http::RouteRequest& request) { return create_run(context, request); });
+    router.add(
+        "GET", "/v1/runs", "recent runs, newest first (?probe=&state=&limit=)",
+        [&context](const http::RouteRequest& request) { return list_runs(context, request); });
+    router.add("GET", "/v1/runs/{id}", "one run (?format=text for the probe's report)",
+               [&context](const http::RouteRequest& request) { return get_run(context, request); });
+    router.add(
+        "DELETE", "/v1/runs/{id}", "cancel a run",
+        [&context](const http::RouteRequest& request) { return cancel_run(context, request); });
+    router.add("GET", "/v1/probes", "the probes and their parameters",
+               [&context](const http::RouteRequest&) { return list_probes(context); });
+}
+
+}  // namespace hostprobe::api

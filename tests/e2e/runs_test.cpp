@@ -1,0 +1,221 @@
+// End to end: runs over HTTP against the real daemon, and `hostprobe run` in the foreground.
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "support/paths.hpp"
+#include "support/daemon.hpp"
+#include "support/process.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBinary = binary();
+
+
+// Waits until the process has used `seconds` of CPU time (utime+stime in /proc/<pid>/stat).
+bool wait_for_cpu_seconds(pid_t pid, double seconds, std::chrono::milliseconds deadline) {
+    const auto start = std::chrono::steady_clock::now();
+    const double ticks_per_second = static_cast<double>(sysconf(_SC_CLK_TCK));
+    while (std::chrono::steady_clock::now() - start < deadline) {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+        std::istringstream fields(text.substr(text.rfind(')') + 2));
+        std::string field;
+        double ticks = 0;
+        for (int index = 3; fields >> field; ++index) {
+            if (index == 14 || index == 15) ticks += std::stod(field);
+            if (index == 15) break;
+        }
+        if (ticks / ticks_per_second >= seconds) return true;
+        std::this_thread::sleep_for(20ms);
+    }
+    return false;
+}
+
+const char* kShortCipher =
+    R"({"probe": "cipher", "params": {"ciphers": ["aes-128-ctr"], "block_sizes": [1024], "seconds": 0.1}})";
+const char* kLongCipher =
+    R"({"probe": "cipher", "params": {"ciphers": ["aes-128-ctr"], "block_sizes": [1024], "seconds": 60}})";
+
+}  // namespace
+
+TEST_CASE("a cipher run over HTTP: wait for it, read it as JSON, text and metrics") {
+    Daemon daemon;
+    auto client = daemon.client();
+    auto created = client.Post("/v1/runs?wait=60", kShortCipher, "application/json");
+    REQUIRE(created);
+    CHECK(created->status == 200);
+    const json run = json::parse(created->body);
+    CHECK(run["state"] == "succeeded");
+    CHECK(created->get_header_value("Location") == "/v1/runs/" + run["id"].get<std::string>());
+    const json& measurement = run["result"]["measurements"][0];
+    CHECK(measurement["cipher"] == "aes-128-ctr");
+    CHECK(measurement["bytes_per_second"].get<double>() > 0);
+    CHECK(measurement["cpu_bytes_per_second"].get<double>() > 0);
+
+    auto text = client.Get("/v1/runs/" + run["id"].get<std::string>() + "?format=text");
+    REQUIRE(text);
+    CHECK(text->body.find("The 'numbers' are in 1000s of bytes per second processed.") !=
+          std::string::npos);
+
+    auto probes = client.Get("/v1/probes");
+    REQUIRE(probes);
+    CHECK(json::parse(probes->body)["probes"].size() == 2);
+
+    auto metrics = client.Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->body.find("hostprobe_cipher_throughput_bytes_per_second{cipher=\"aes-128-ctr\","
+                             "block_bytes=\"1024\"") != std::string::npos);
+    CHECK(metrics->body.find("hostprobe_runs_total{outcome=\"succeeded\",probe=\"cipher\"} 1") !=
+          std::string::npos);
+    CHECK(metrics->body.find("hostprobe_run_duration_seconds_bucket{probe=\"cipher\"") !=
+          std::string::npos);
+    CHECK(promtool_accepts(metrics->body));
+}
+
+TEST_CASE("bad input over HTTP") {
+    Daemon daemon;
+    auto client = daemon.client();
+    auto unknown_cipher = client.Post(
+        "/v1/runs", R"({"probe": "cipher", "params": {"ciphers": ["des"]}})", "application/json");
+    REQUIRE(unknown_cipher);
+    CHECK(unknown_cipher->status == 400);
+    CHECK(json::parse(unknown_cipher->body)["error"].get<std::string>().find(
+              "valid: aes-128-gcm") != std::string::npos);
+    auto unknown_probe = client.Post("/v1/runs", R"({"probe": "gpu"})", "application/json");
+    REQUIRE(unknown_probe);
+    CHECK(unknown_probe->status == 404);
+    CHECK(json::parse(unknown_probe->body)["error"] == "unknown probe 'gpu'; probes: cpu, cipher");
+    auto malformed = client.Post("/v1/runs", "{\"probe\": \"cipher\",", "application/json");
+    REQUIRE(malformed);
+    CHECK(malformed->status == 400);
+    CHECK(json::parse(malformed->body)["error"].get<std::string>().find("malformed JSON at byte") !=
+          std::string::npos);
+    auto wrong_type = client.Post("/v1/runs", kShortCipher, "text/plain");
+    REQUIRE(wrong_type);
+    CHECK(wrong_type->status == 415);
+    const std::string huge =
+        "{\"probe\": \"cipher\", \"pad\": \"" + std::string(70 * 1024, 'x') + "\"}";
+    auto too_large = client.Post("/v1/runs", huge, "application/json");
+    REQUIRE(too_large);
+    CHECK(too_large->status == 413);
+    CHECK(json::parse(too_large->body)["status"] == 413);
+    auto missing = client.Get("/v1/runs/0000");
+    REQUIRE(missing);
+    CHECK(missing->status == 404);
+    // The daemon keeps serving after all of that.
+    auto health = client.Get("/healthz");
+    REQUIRE(health);
+    CHECK(health->status == 200);
+}
+
+TEST_CASE("DELETE stops a running cipher run within 1 s and keeps its partial result") {
+    Daemon daemon;
+    auto client = daemon.client();
+    auto created = client.Post("/v1/runs", kLongCipher, "application/json");
+    REQUIRE(created);
+    CHECK(created->status == 202);
+    const std::string id = json::parse(created->body)["id"];
+    // Wait until it runs (it starts at once: nothing else is queued).
+    bool running = false;
+    for (int i = 0; i < 1000 && !running; ++i) {
+        running = json::parse(client.Get("/v1/runs/" + id)->body)["state"] == "running";
+        if (!running) std::this_thread::sleep_for(10ms);
+    }
+    REQUIRE(running);
+    const auto asked = std::chrono::steady_clock::now();
+    auto cancelled = client.Delete("/v1/runs/" + id);
+    REQUIRE(cancelled);
+    CHECK((cancelled->status == 202 || cancelled->status == 200));
+    json run;
+    do {
+        run = json::parse(client.Get("/v1/runs/" + id)->body);
+    } while (run["state"] == "running" && std::chrono::steady_clock::now() - asked < 5s);
+    CHECK(std::chrono::steady_clock::now() - asked < 1s);
+    CHECK(run["state"] == "cancelled");
+    CHECK(run["result"]["partial"] == true);
+}
+
+TEST_CASE("SIGTERM during a cipher run: exit 0 within 2 s") {
+    Daemon daemon;
+    auto created = daemon.client().Post("/v1/runs", kLongCipher, "application/json");
+    REQUIRE(created);
+    std::this_thread::sleep_for(200ms);  // let it start; shutdown must be quick either way
+    daemon.process.signal(SIGTERM);
+    const ExitStatus status = daemon.process.wait(5s);
+    CHECK(status.exited);
+    CHECK(status.code == 0);
+    CHECK(status.waited < 2s);
+}
+
+TEST_CASE("--run-on-start runs without anyone asking; bad automation flags are usage errors") {
+    Daemon daemon({"--run-on-start", "cpu"});
+    auto client = daemon.client();
+    json runs;
+    for (int i = 0; i < 500; ++i) {
+        runs = json::parse(client.Get("/v1/runs?probe=cpu&state=succeeded")->body)["runs"];
+        if (!runs.empty()) break;
+        std::this_thread::sleep_for(10ms);
+    }
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0]["trigger"] == "start");
+    CHECK(runs[0]["result"]["schema_version"] == 1);
+
+    CHECK(run_to_end(kBinary, {"serve", "--schedule", "cipher"}).status.code == 2);
+    CHECK(run_to_end(kBinary, {"serve", "--schedule", "gpu=1h"}).status.code == 2);
+    CHECK(run_to_end(kBinary, {"serve", "--run-on-start", "gpu"}).status.code == 2);
+    TempTree files;
+    files.write("params.json", R"({"cipher": {"seconds": 99}})");
+    const auto bad_params =
+        run_to_end(kBinary, {"serve", "--params-file", files.root() + "/params.json"});
+    CHECK(bad_params.status.code == 2);
+    CHECK(bad_params.errors.find("'seconds' is 99") != std::string::npos);
+}
+
+TEST_CASE("hostprobe run: the same probe in the foreground") {
+    const auto text = run_to_end(kBinary, {"run", "cipher", "--ciphers", "chacha20",
+                                           "--block-sizes", "64,1024", "--seconds", "0.1"});
+    CHECK(text.status.code == 0);
+    CHECK(text.output.find("chacha20") != std::string::npos);
+    CHECK(text.output.find("type             64 bytes   1024 bytes") != std::string::npos);
+    const auto as_json =
+        run_to_end(kBinary, {"run", "cipher", "--ciphers=aes-128-gcm", "--block_sizes=16",
+                             "--seconds=0.1", "--threads=1", "--json"});
+    CHECK(as_json.status.code == 0);
+    const json run = json::parse(as_json.output);
+    CHECK(run["state"] == "succeeded");
+    CHECK(run["trigger"] == "cli");
+    CHECK(run["result"]["measurements"][0]["threads"] == 1);
+    CHECK(run_to_end(kBinary, {"run", "cpu", "--json"}).status.code == 0);
+    CHECK(run_to_end(kBinary, {"run", "cipher", "--speed", "1"}).status.code == 2);
+    CHECK(run_to_end(kBinary, {"run", "gpu"}).status.code == 2);
+    CHECK(run_to_end(kBinary, {"run"}).status.code == 2);
+    CHECK(run_to_end(kBinary, {"run", "--help"}).output.find("--block_sizes") != std::string::npos);
+}
+
+TEST_CASE("Ctrl-C during hostprobe run cancels and prints the partial result") {
+    Process run(kBinary, {"run", "cipher", "--ciphers", "aes-128-ctr,chacha20", "--block-sizes",
+                          "1024", "--seconds", "0.3,", "--threads", "1"});
+    // "0.3," is not a number: a usage error, exit 2, before anything runs.
+    CHECK(run.wait(10s).code == 2);
+
+    Process long_run(kBinary, {"run", "cipher", "--ciphers", "aes-128-ctr", "--block-sizes", "1024",
+                               "--seconds", "60", "--threads", "1"});
+    // Interrupt only once the measurement provably runs: the process has burnt CPU time.
+    REQUIRE(wait_for_cpu_seconds(long_run.pid(), 0.2, 10s));
+    long_run.signal(SIGINT);
+    const ExitStatus status = long_run.wait(5s);
+    CHECK(status.code == 130);
+    CHECK(long_run.output().find("(partial: the run was cancelled)") != std::string::npos);
+}

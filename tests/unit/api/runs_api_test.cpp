@@ -1,0 +1,170 @@
+// The runs API through the router, in process, with probes the test controls.
+#include "api/runs_api.hpp"
+
+#include <doctest/doctest.h>
+#include <httplib.h>
+
+#include "support/fake_probe.hpp"
+#include "support/paths.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::runs;
+using hostprobe::testing::FakeProbe;
+using nlohmann::json;
+
+namespace {
+
+ProbeRegistry registry_with(FakeProbe*& fake) {
+    auto probe = std::make_unique<FakeProbe>("measure", true);
+    fake = probe.get();
+    ProbeRegistry registry;
+    registry.add(std::move(probe));
+    return registry;
+}
+
+struct Api {
+    Api() {
+        runner->start();
+        api::add_runs_routes(router, context);
+    }
+    ~Api() {
+        fake->release();
+        runner->shutdown();
+    }
+    http::Reply send(const std::string& method, const std::string& target,
+                     const std::string& body = "", const std::string& type = "application/json") {
+        httplib::Request request;
+        request.method = method;
+        const size_t question = target.find('?');
+        request.path = target.substr(0, question);
+        if (question != std::string::npos)
+            httplib::detail::parse_query_text(target.substr(question + 1), request.params);
+        request.body = body;
+        if (!type.empty()) request.headers.emplace("Content-Type", type);
+        return router.dispatch(request);
+    }
+
+    SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
+    host::HostFacts facts{host::collect_host_facts(root)};
+    FakeProbe* fake = nullptr;
+    ProbeRegistry registry = registry_with(fake);
+    std::unique_ptr<Runner> runner =
+        std::make_unique<Runner>(RunnerOptions{1, 100, 1}, registry, ProbeEnvironment{root, facts});
+    api::RunsApiContext context{*runner, registry};
+    http::Router router;
+};
+
+std::string header(const http::Reply& reply, const std::string& name) {
+    for (const auto& [key, value] : reply.headers) {
+        if (key == name) return value;
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("POST /v1/runs queues (202 + Location) or waits (200)") {
+    Api api;
+    const http::Reply queued =
+        api.send("POST", "/v1/runs", R"({"probe": "measure", "params": {"value": 3}})");
+    CHECK(queued.status == 202);
+    const json run = json::parse(queued.body);
+    CHECK(header(queued, "Location") == "/v1/runs/" + run["id"].get<std::string>());
+    CHECK(run["params"]["value"] == 3);
+    CHECK(run["state"] == "queued");
+
+    const http::Reply waited = api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure"})");
+    CHECK(waited.status == 200);
+    CHECK(json::parse(waited.body)["state"] == "succeeded");
+    CHECK(json::parse(waited.body)["result"]["value"] == 1);
+
+    const http::Reply fetched =
+        api.send("GET", "/v1/runs/" + json::parse(waited.body)["id"].get<std::string>());
+    CHECK(fetched.status == 200);
+    const http::Reply text = api.send(
+        "GET", "/v1/runs/" + json::parse(waited.body)["id"].get<std::string>() + "?format=text");
+    CHECK(text.body == "value 1\n");
+}
+
+TEST_CASE("bad requests get the right status and a message that helps") {
+    Api api;
+    auto status_and_error = [&](const http::Reply& reply) {
+        return std::pair<int, std::string>{reply.status,
+                                           json::parse(reply.body)["error"].get<std::string>()};
+    };
+    auto [unknown_status, unknown] =
+        status_and_error(api.send("POST", "/v1/runs", R"({"probe": "nope"})"));
+    CHECK(unknown_status == 404);
+    CHECK(unknown == "unknown probe 'nope'; probes: measure");
+    auto [param_status, param] = status_and_error(
+        api.send("POST", "/v1/runs", R"({"probe": "measure", "params": {"speed": 1}})"));
+    CHECK(param_status == 400);
+    CHECK(param.find("unknown parameter 'speed'") != std::string::npos);
+    auto [range_status, range] = status_and_error(
+        api.send("POST", "/v1/runs", R"({"probe": "measure", "params": {"value": 101}})"));
+    CHECK(range_status == 400);
+    CHECK(range == "'value' is 101; it must be from 0 to 100");
+    auto [json_status, malformed] = status_and_error(api.send("POST", "/v1/runs", R"({"probe": )"));
+    CHECK(json_status == 400);
+    CHECK(malformed.rfind("malformed JSON at byte 11", 0) == 0);
+    CHECK(
+        api.send("POST", "/v1/runs", "probe=measure", "application/x-www-form-urlencoded").status ==
+        415);
+    CHECK(api.send("POST", "/v1/runs", R"({"probe": "measure"})", "").status == 415);
+    CHECK(api.send("POST", "/v1/runs", R"({"probe": "measure"})", "application/json; charset=utf-8")
+              .status == 202);
+    CHECK(api.send("POST", "/v1/runs", R"({"probe": "measure", "extra": 1})").status == 400);
+    CHECK(api.send("POST", "/v1/runs", R"([1, 2])").status == 400);
+    CHECK(api.send("POST", "/v1/runs?wait=601", R"({"probe": "measure"})").status == 400);
+    CHECK(api.send("GET", "/v1/runs/nope").status == 404);
+    CHECK(api.send("DELETE", "/v1/runs/nope").status == 404);
+    CHECK(api.send("GET", "/v1/runs?state=sleeping").status == 400);
+    CHECK(api.send("GET", "/v1/runs?limit=0").status == 400);
+    CHECK(api.send("GET", "/v1/runs?probe=nope").status == 400);
+}
+
+TEST_CASE("a full queue answers 429 with Retry-After") {
+    Api api;
+    CHECK(
+        api.send("POST", "/v1/runs", R"({"probe": "measure", "params": {"block": true}})").status ==
+        202);
+    REQUIRE(api.fake->wait_started(1));
+    CHECK(api.send("POST", "/v1/runs", R"({"probe": "measure"})").status ==
+          202);  // fills the one slot
+    const http::Reply refused = api.send("POST", "/v1/runs", R"({"probe": "measure"})");
+    CHECK(refused.status == 429);
+    CHECK(std::stoi(header(refused, "Retry-After")) >= 1);
+}
+
+TEST_CASE("DELETE cancels; listing filters; a throwing probe fails its run only") {
+    Api api;
+    const json running = json::parse(
+        api.send("POST", "/v1/runs", R"({"probe": "measure", "params": {"block": true}})").body);
+    REQUIRE(api.fake->wait_started(1));
+    const http::Reply cancelling =
+        api.send("DELETE", "/v1/runs/" + running["id"].get<std::string>());
+    CHECK((cancelling.status == 202 || cancelling.status == 200));
+    const auto done = api.runner->wait(running["id"], std::chrono::seconds(10));
+    CHECK(done->state == RunState::cancelled);
+    CHECK(api.send("DELETE", "/v1/runs/" + running["id"].get<std::string>()).status == 409);
+
+    const json thrown = json::parse(
+        api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure", "params": {"throw": true}})")
+            .body);
+    CHECK(thrown["state"] == "failed");
+    CHECK(thrown["error"] == "the probe failed: boom");
+
+    const json listed = json::parse(api.send("GET", "/v1/runs?state=cancelled").body);
+    REQUIRE(listed["runs"].size() == 1);
+    CHECK(listed["runs"][0]["id"] == running["id"]);
+    CHECK(json::parse(api.send("GET", "/v1/runs?limit=1").body)["runs"][0]["id"] == thrown["id"]);
+}
+
+TEST_CASE("GET /v1/probes describes every probe from its parameter table") {
+    Api api;
+    const json probes = json::parse(api.send("GET", "/v1/probes").body)["probes"];
+    REQUIRE(probes.size() == 1);
+    CHECK(probes[0]["name"] == "measure");
+    CHECK(probes[0]["exclusive"] == true);
+    CHECK(probes[0]["params"][3]["max"] == 100);
+}
