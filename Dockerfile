@@ -4,7 +4,7 @@
 FROM debian:bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends cmake g++ make pkg-config libssl-dev \
-      libcpp-httplib-dev nlohmann-json3-dev prometheus-cpp-dev \
+      libcpp-httplib-dev nlohmann-json3-dev prometheus-cpp-dev liburing-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -16,7 +16,7 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DHOSTPROBE_TESTS=OFF \
 
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libssl3 libcpp-httplib0.11 libprometheus-cpp-core1.0 \
+ && apt-get install -y --no-install-recommends libssl3 libcpp-httplib0.11 libprometheus-cpp-core1.0 liburing2 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --uid 10001 --no-create-home --shell /usr/sbin/nologin hostprobe
 COPY --from=build /build/hostprobe /usr/local/bin/hostprobe

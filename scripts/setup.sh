@@ -15,7 +15,7 @@ case "$mode" in
 esac
 
 build_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nlohmann-json3-dev
-                prometheus-cpp-dev doctest-dev)
+                prometheus-cpp-dev doctest-dev liburing-dev)
 # promtool (package prometheus) checks the /metrics output in the end-to-end tests.
 test_packages=(prometheus)
 

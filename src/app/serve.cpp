@@ -13,6 +13,7 @@
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
 #include "probes/registry.hpp"
+#include "probes/storage/test_files.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
 
@@ -56,7 +57,10 @@ int run_serve(const ServeConfig& config, Logger& log) {
     const host::HostFacts facts = host::collect_host_facts(root);
     for (const auto& warning : facts.warnings)
         log.warn(warning);
-    const runs::ProbeRegistry registry = probes::builtin_probes();
+    const runs::ProbeRegistry registry = probes::builtin_probes(config.storage);
+    // Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
+    for (const auto& directory : config.storage.allowed_dirs)
+        probes::remove_stale_test_files(directory, log);
 
     runs::RunMetrics run_metrics;
     const runs::RunnerOptions runner_options{config.queue_size, config.history_size,

@@ -9,6 +9,7 @@
 
 #include "core/logger.hpp"
 #include "http/listen_address.hpp"
+#include "probes/storage/storage_policy.hpp"
 #include "runs/probe.hpp"
 #include "runs/scheduler.hpp"
 
@@ -23,6 +24,7 @@ struct ServeConfig {
     std::vector<std::string> run_on_start;
     std::vector<runs::ScheduleEntry> schedule;
     nlohmann::json scheduled_params = nlohmann::json::object();  // probe name -> params
+    probes::StoragePolicy storage;  // where the disk and files probes may write
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

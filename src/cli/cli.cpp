@@ -58,7 +58,11 @@ OptionParser serve_parser() {
          {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
          {"schedule", "PROBE=INTERVAL,...", "", "probes to run periodically, e.g. cipher=1h"},
          {"params-file", "FILE", "",
-          "JSON {\"cipher\": {...}} of the params for started and scheduled runs"}});
+          "JSON {\"cipher\": {...}} of the params for started and scheduled runs"},
+         {"disk-dir", "DIR", "", "a directory the disk and files probes may write to (repeatable)",
+          "HOSTPROBE_DISK_DIRS", true},
+         {"disk-max-bytes", "SIZE", "4g", "most bytes of test files one run may create"},
+         {"disk-max-runtime", "SECONDS", "600", "longest runtime a disk run may ask for"}});
 }
 
 OptionParser cpu_parser() {
@@ -116,6 +120,32 @@ Result<std::string> checked_sysroot(const ParsedOptions& options) {
         return make_error(ErrorCode::invalid_argument, "--sysroot " + dir + " is not a directory");
     }
     return dir;
+}
+
+// --disk-dir (repeatable), --disk-max-bytes, --disk-max-runtime.
+Result<probes::StoragePolicy> storage_policy(const ParsedOptions& options) {
+    probes::StoragePolicy policy;
+    std::vector<std::string> dirs;
+    for (std::string_view dir : split(options.get("disk-dir"), ',')) {
+        if (!trim(dir).empty()) dirs.emplace_back(trim(dir));
+    }
+    auto resolved = probes::resolve_allowed_dirs(dirs);
+    if (!resolved)
+        return make_error(ErrorCode::invalid_argument, "--disk-dir: " + resolved.error().message);
+    policy.allowed_dirs = *resolved;
+    auto max_bytes = parse_byte_size(options.get("disk-max-bytes"));
+    if (!max_bytes || *max_bytes == 0) {
+        return make_error(ErrorCode::invalid_argument,
+                          "--disk-max-bytes must be a size such as 4g");
+    }
+    policy.max_bytes = *max_bytes;
+    auto max_runtime = parse_double(options.get("disk-max-runtime"));
+    if (!max_runtime || *max_runtime < 1 || *max_runtime > 86400) {
+        return make_error(ErrorCode::invalid_argument,
+                          "--disk-max-runtime must be seconds from 1 to 86400");
+    }
+    policy.max_runtime_seconds = *max_runtime;
+    return policy;
 }
 
 // {"cipher": {...}, "cpu": {}}: a JSON object of objects.
@@ -178,7 +208,11 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         if (!params) return usage_error(parser, "--params-file: " + params.error().message);
         config.scheduled_params = *params;
     }
-    if (auto checked = app::check_automation(config, probes::builtin_probes()); !checked) {
+    auto storage = storage_policy(*options);
+    if (!storage) return usage_error(parser, storage.error().message);
+    config.storage = *storage;
+    if (auto checked = app::check_automation(config, probes::builtin_probes(config.storage));
+        !checked) {
         return usage_error(parser, checked.error().message);
     }
     Logger log(stderr);

@@ -135,7 +135,11 @@ Result<ParsedOptions> OptionParser::parse(const std::vector<std::string>& args,
             }
             inline_value = args[++i];
         }
-        parsed.set(name, *inline_value, "flag");
+        if (spec->repeatable && parsed.source(name) == "flag") {
+            parsed.set(name, parsed.get(name) + "," + *inline_value, "flag");
+        } else {
+            parsed.set(name, *inline_value, "flag");
+        }
     }
     return parsed;
 }

@@ -19,6 +19,8 @@ struct OptionSpec {
     std::string default_value;  // as text; "" means unset
     std::string help;
     std::string env = "";  // the environment twin when the default name would be ambiguous
+    bool repeatable =
+        false;  // given several times, the values join with commas (like the env twin)
     bool is_switch() const { return value_name.empty(); }
     std::string env_name() const;  // env, else "HOSTPROBE_" + upper-case name with '-' as '_'
 };

@@ -98,7 +98,10 @@ void draw_progress(const std::string& probe, double fraction) {
 }  // namespace
 
 int run_probe_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
-    const runs::ProbeRegistry registry = probes::builtin_probes();
+    // The user at the shell names the directory: no allowlist, but the size limits still hold.
+    probes::StoragePolicy storage;
+    storage.any_directory = true;
+    const runs::ProbeRegistry registry = probes::builtin_probes(storage);
     for (const auto& arg : args) {
         if (arg == "--help" || arg == "-h") {
             std::fputs(usage(registry).c_str(), stdout);

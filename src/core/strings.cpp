@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace hostprobe {
@@ -154,6 +155,53 @@ std::optional<uint32_t> parse_id(const std::optional<std::string>& text, IdBase 
     auto value = base == IdBase::decimal ? parse_uint64(*text) : parse_uint64_auto_base(*text);
     if (!value || *value > 0xffffffffu) return std::nullopt;
     return static_cast<uint32_t>(*value);
+}
+
+std::string format_fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+Result<uint64_t> parse_byte_size(std::string_view text) {
+    std::string value = to_lower(trim(text));
+    for (const char* suffix : {"ib", "b"}) {
+        const std::string_view ending(suffix);
+        if (value.size() > ending.size() &&
+            std::string_view(value).substr(value.size() - ending.size()) == ending &&
+            !std::isdigit(static_cast<unsigned char>(value[value.size() - ending.size() - 1]))) {
+            value.resize(value.size() - ending.size());
+            break;
+        }
+    }
+    unsigned shift = 0;
+    if (!value.empty()) {
+        switch (value.back()) {
+            case 'k': shift = 10; break;
+            case 'm': shift = 20; break;
+            case 'g': shift = 30; break;
+            case 't': shift = 40; break;
+            default: break;
+        }
+        if (shift != 0) value.pop_back();
+    }
+    auto number = parse_uint64(value);
+    if (!number || *number > (UINT64_MAX >> shift)) {
+        return make_error(
+            ErrorCode::invalid_argument,
+            "'" + std::string(text) + "' is not a size such as 4096, 16k, 256m or 1g");
+    }
+    return *number << shift;
+}
+
+std::string format_byte_size(uint64_t bytes) {
+    const char* units = "kmgt";
+    std::string suffix;
+    for (int i = 0; i < 4 && bytes >= 1024 && bytes % 1024 == 0; ++i) {
+        bytes /= 1024;
+        suffix = std::string(1, units[i]);
+    }
+    return std::to_string(bytes) + suffix;
 }
 
 }  // namespace hostprobe

@@ -27,6 +27,14 @@ Result<uint64_t> parse_uint64(std::string_view text);
 Result<uint64_t> parse_uint64_auto_base(std::string_view text);
 Result<double> parse_double(std::string_view text);
 
+// printf's "%.*f": format_fixed(2.5, 2) == "2.50".
+std::string format_fixed(double value, int decimals);
+
+// fio-style sizes: "512", "16k", "256m", "1g", "2t" (powers of 1024; "16KiB" and "16kb" too).
+Result<uint64_t> parse_byte_size(std::string_view text);
+// The shortest fio-style spelling of a size: 16384 -> "16k", 1000 -> "1000".
+std::string format_byte_size(uint64_t bytes);
+
 // A 32-bit id from a cpuinfo value that may be absent: empty when missing, malformed or too
 // large. `prefixed_hex` demands "0x..." (ARM implementer and part ids); `any` also takes decimal.
 enum class IdBase { decimal, any, prefixed_hex };

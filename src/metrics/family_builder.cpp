@@ -22,6 +22,23 @@ FamilyBuilder& FamilyBuilder::add(double value, const Labels& labels) {
     return *this;
 }
 
+FamilyBuilder& FamilyBuilder::add_summary(const Labels& labels, uint64_t count, double sum,
+                                          const std::vector<std::pair<double, double>>& quantiles) {
+    prometheus::ClientMetric metric;
+    for (const auto& [name, label_value] : labels)
+        metric.label.push_back({name, label_value});
+    metric.summary.sample_count = count;
+    metric.summary.sample_sum = sum;
+    for (const auto& [quantile, value] : quantiles)
+        metric.summary.quantile.push_back({quantile, value});
+    family_.metric.push_back(std::move(metric));
+    return *this;
+}
+
+FamilyBuilder summary(std::string name, std::string help) {
+    return FamilyBuilder(std::move(name), std::move(help), prometheus::MetricType::Summary);
+}
+
 FamilyBuilder gauge(std::string name, std::string help) {
     return FamilyBuilder(std::move(name), std::move(help), prometheus::MetricType::Gauge);
 }

@@ -4,6 +4,7 @@
 
 #include <prometheus/metric_family.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,9 @@ class FamilyBuilder {
     FamilyBuilder(std::string name, std::string help, prometheus::MetricType type);
 
     FamilyBuilder& add(double value, const Labels& labels = {});
+    // For a summary family: quantile -> value, with the count and sum of what was observed.
+    FamilyBuilder& add_summary(const Labels& labels, uint64_t count, double sum,
+                               const std::vector<std::pair<double, double>>& quantiles);
     bool empty() const { return family_.metric.empty(); }
     prometheus::MetricFamily build() && { return std::move(family_); }
 
@@ -26,6 +30,7 @@ class FamilyBuilder {
 
 FamilyBuilder gauge(std::string name, std::string help);
 FamilyBuilder counter(std::string name, std::string help);
+FamilyBuilder summary(std::string name, std::string help);
 
 // Appends the family unless it has no samples (an absent metric, e.g. an unlimited quota).
 void append(std::vector<prometheus::MetricFamily>& out, FamilyBuilder builder);

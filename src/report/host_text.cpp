@@ -13,12 +13,6 @@ namespace {
 
 using Rows = std::vector<std::pair<std::string, std::string>>;
 
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
 std::string bytes_text(uint64_t bytes) {
     return host::human_size(bytes);
 }
@@ -96,7 +90,7 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
     rows.emplace_back("cgroup version:",
                       cgroup.version ? std::to_string(*cgroup.version) : "none found");
     if (cgroup.cpu_quota) {
-        rows.emplace_back("CPU quota:", fixed(cgroup.cpu_quota->cores(), 2) + " CPUs (" +
+        rows.emplace_back("CPU quota:", format_fixed(cgroup.cpu_quota->cores(), 2) + " CPUs (" +
                                             std::to_string(cgroup.cpu_quota->quota_us) + "/" +
                                             std::to_string(cgroup.cpu_quota->period_us) + " us)");
     } else {
@@ -107,14 +101,14 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                                            ? bytes_text(*cgroup.memory_limit_bytes)
                                            : "unlimited");
     const auto& budget = facts.cpu_budget;
-    rows.emplace_back("CPU budget:", fixed(budget.cores, 2) + " cores, " +
+    rows.emplace_back("CPU budget:", format_fixed(budget.cores, 2) + " cores, " +
                                          std::to_string(budget.workers) + " worker(s), " +
                                          std::to_string(budget.visible_cpus) + " visible CPU(s)");
     const auto& counters = throttling ? throttling : cgroup.throttling;
     if (counters) {
         rows.emplace_back("CPU throttling:", std::to_string(counters->throttled_periods) + " of " +
                                                  std::to_string(counters->periods) + " periods, " +
-                                                 fixed(counters->throttled_seconds, 3) +
+                                                 format_fixed(counters->throttled_seconds, 3) +
                                                  " s throttled");
     }
     const auto& guess = facts.guess;

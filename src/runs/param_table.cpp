@@ -23,6 +23,10 @@ std::string number_text(double value) {
 }
 
 std::string range_text(const ParamSpec& spec) {
+    if (spec.type == ParamType::byte_size && spec.min && spec.max) {
+        return "from " + format_byte_size(static_cast<uint64_t>(*spec.min)) + " to " +
+               format_byte_size(static_cast<uint64_t>(*spec.max));
+    }
     std::string text;
     if (spec.min && spec.max) {
         text = "from " + number_text(*spec.min) + " to " + number_text(*spec.max);
@@ -105,6 +109,16 @@ Result<json> check_value(const ParamSpec& spec, const json& value) {
             if (!value.is_number())
                 return invalid(what + " must be \"auto\" or an integer " + range_text(spec));
             return check_integer(spec, value, what);
+        case ParamType::byte_size: {
+            if (value.is_string()) {
+                auto bytes = parse_byte_size(value.get<std::string>());
+                if (!bytes) return invalid(what + ": " + bytes.error().message);
+                return check_integer(spec, json(*bytes), what);
+            }
+            if (!value.is_number())
+                return invalid(what + " must be a size such as 16k or a number of bytes");
+            return check_integer(spec, value, what);
+        }
     }
     return invalid(what + " has an unknown type");
 }
@@ -127,7 +141,8 @@ Result<json> from_text(const ParamSpec& spec, const std::string& text) {
             return invalid(what + ": '" + text + "' is not true or false");
         }
         case ParamType::string:
-        case ParamType::choice: return json(text);
+        case ParamType::choice:
+        case ParamType::byte_size: return json(text);
         case ParamType::auto_or_integer:
             if (trim(text) == "auto") return json("auto");
             return number(text);
@@ -168,6 +183,7 @@ const char* to_string(ParamType type) {
         case ParamType::integer_list: return "integer list";
         case ParamType::choice_list: return "choice list";
         case ParamType::auto_or_integer: return "\"auto\" or integer";
+        case ParamType::byte_size: return "size";
     }
     return "unknown";
 }

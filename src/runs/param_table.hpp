@@ -21,6 +21,7 @@ enum class ParamType {
     integer_list,     // each within [min, max]
     choice_list,      // each one of `choices`
     auto_or_integer,  // "auto" or an integer within [min, max]
+    byte_size,        // an integer of bytes or fio-style text ("16k"), within [min, max] bytes
 };
 
 struct ParamSpec {

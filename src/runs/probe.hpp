@@ -24,6 +24,7 @@ struct ProbeContext {
     const host::HostFacts& host;
     std::stop_token stop;
     std::function<void(double)> report_progress;  // 0..1
+    std::string run_id;                           // names the files a probe creates
 };
 
 // A probe stopped by its stop token returns what it has and sets `partial`.

@@ -9,8 +9,8 @@
 #include <sstream>
 #include <thread>
 
-#include "support/paths.hpp"
 #include "support/daemon.hpp"
+#include "support/paths.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -21,7 +21,6 @@ using nlohmann::json;
 namespace {
 
 const std::string kBinary = binary();
-
 
 // Waits until the process has used `seconds` of CPU time (utime+stime in /proc/<pid>/stat).
 bool wait_for_cpu_seconds(pid_t pid, double seconds, std::chrono::milliseconds deadline) {
@@ -71,7 +70,7 @@ TEST_CASE("a cipher run over HTTP: wait for it, read it as JSON, text and metric
 
     auto probes = client.Get("/v1/probes");
     REQUIRE(probes);
-    CHECK(json::parse(probes->body)["probes"].size() == 2);
+    CHECK(json::parse(probes->body)["probes"].size() == 4);
 
     auto metrics = client.Get("/metrics");
     REQUIRE(metrics);
@@ -96,7 +95,8 @@ TEST_CASE("bad input over HTTP") {
     auto unknown_probe = client.Post("/v1/runs", R"({"probe": "gpu"})", "application/json");
     REQUIRE(unknown_probe);
     CHECK(unknown_probe->status == 404);
-    CHECK(json::parse(unknown_probe->body)["error"] == "unknown probe 'gpu'; probes: cpu, cipher");
+    CHECK(json::parse(unknown_probe->body)["error"] ==
+          "unknown probe 'gpu'; probes: cpu, cipher, disk, files");
     auto malformed = client.Post("/v1/runs", "{\"probe\": \"cipher\",", "application/json");
     REQUIRE(malformed);
     CHECK(malformed->status == 400);

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "support/paths.hpp"
 #include "support/daemon.hpp"
+#include "support/paths.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -21,7 +21,6 @@ const std::string kBinary = binary();
 std::string sysroot(const std::string& name) {
     return fixtures_dir() + "/sysroots/" + name;
 }
-
 
 }  // namespace
 

@@ -22,7 +22,8 @@ inline const std::string& binary() {
 }
 
 struct Daemon {
-    explicit Daemon(std::vector<std::string> extra = {}, std::map<std::string, std::string> env = {})
+    explicit Daemon(std::vector<std::string> extra = {},
+                    std::map<std::string, std::string> env = {})
         : process(binary(), with_listen(std::move(extra)), std::move(env)) {
         auto found = process.wait_for_port(std::chrono::seconds(10));
         REQUIRE_MESSAGE(found.has_value(), "daemon did not start: " << process.errors());
@@ -46,8 +47,8 @@ struct Daemon {
 inline bool promtool_accepts(const std::string& metrics) {
     TempTree scratch;
     scratch.write("metrics.txt", metrics);
-    return std::system(("promtool check metrics < " + scratch.root() + "/metrics.txt > " + scratch.root() +
-                        "/promtool.log 2>&1")
+    return std::system(("promtool check metrics < " + scratch.root() + "/metrics.txt > " +
+                        scratch.root() + "/promtool.log 2>&1")
                            .c_str()) == 0;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/strings.hpp"
 #include "host/cgroup.hpp"
 #include "host/proc_stat.hpp"
 #include "metrics/family_builder.hpp"
@@ -25,12 +26,6 @@ using runs::ParamType;
 std::string percent(double fraction) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.0f%%", fraction * 100);
-    return buffer;
-}
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
     return buffer;
 }
 
@@ -193,15 +188,15 @@ ThrottleVerdict judge_throttling(const ThrottleEvidence& evidence) {
     if (evidence.throttled_periods && *evidence.throttled_periods > 0) {
         verdict.explanation =
             share + ": the cgroup CPU quota" +
-            (evidence.quota_cores ? " (" + fixed(*evidence.quota_cores, 2) + " CPUs)"
+            (evidence.quota_cores ? " (" + format_fixed(*evidence.quota_cores, 2) + " CPUs)"
                                   : std::string()) +
             " throttled the task in " + std::to_string(*evidence.throttled_periods) + " of " +
             std::to_string(evidence.periods.value_or(0)) + " scheduler periods (" +
-            fixed(evidence.throttled_seconds.value_or(0), 2) + " s in all)." + reader;
+            format_fixed(evidence.throttled_seconds.value_or(0), 2) + " s in all)." + reader;
     } else if (evidence.steal_seconds && evidence.wall_seconds > 0 &&
                *evidence.steal_seconds > 0.1 * evidence.wall_seconds) {
         verdict.explanation = share + ": the hypervisor stole " +
-                              fixed(*evidence.steal_seconds, 2) +
+                              format_fixed(*evidence.steal_seconds, 2) +
                               " s of CPU time from this VM during the run." + reader;
     } else if (evidence.threads > evidence.visible_cpus) {
         verdict.explanation = share + ": " + std::to_string(evidence.threads) + " threads shared " +

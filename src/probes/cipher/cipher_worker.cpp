@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "probes/common/aligned_buffer.hpp"
+
 namespace hostprobe::probes {
 
 namespace {
@@ -18,11 +20,6 @@ struct ContextDeleter {
 };
 using CipherContext = std::unique_ptr<EVP_CIPHER_CTX, ContextDeleter>;
 
-struct FreeDeleter {
-    void operator()(unsigned char* memory) const { std::free(memory); }
-};
-using AlignedBuffer = std::unique_ptr<unsigned char, FreeDeleter>;
-
 constexpr size_t kTagBytes = 16;
 constexpr size_t kAadBytes = 13;  // a TLS record header, as openssl speed -aead uses
 constexpr int kIvBytes = 12;      // the AEAD nonce length openssl speed sets
@@ -31,19 +28,6 @@ double thread_cpu_seconds() {
     timespec now{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
-}
-
-int64_t steady_ns() {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-AlignedBuffer aligned_buffer(size_t bytes) {
-    const size_t rounded = (bytes + 63) / 64 * 64;
-    auto* memory = static_cast<unsigned char*>(std::aligned_alloc(64, rounded));
-    if (memory != nullptr) std::memset(memory, 0x5a, rounded);
-    return AlignedBuffer(memory);
 }
 
 std::string openssl_error(const char* what) {
@@ -97,8 +81,8 @@ bool open(ThreadState& state, size_t bytes, bool rekey, bool aad) {
 
 std::string set_up(const CipherJob& job, ThreadState& state) {
     if (!state.context) return "cannot allocate a cipher context";
-    state.data = aligned_buffer(job.block_bytes + kTagBytes + 64);
-    state.output = aligned_buffer(job.block_bytes + kTagBytes + 64);
+    state.data = aligned_buffer(job.block_bytes + kTagBytes + 64, 64);
+    state.output = aligned_buffer(job.block_bytes + kTagBytes + 64, 64);
     if (!state.data || !state.output)
         return "cannot allocate " + std::to_string(job.block_bytes) + " bytes";
     if (RAND_bytes(state.key, sizeof state.key) != 1 ||
@@ -158,7 +142,7 @@ ThreadMeasurement run_cipher_thread(const CipherJob& job, StartGate& gate, std::
             }
         }
         ops += batch;
-        if (steady_ns() >= deadline || stop.stop_requested()) break;
+        if (steady_now_ns() >= deadline || stop.stop_requested()) break;
     }
     measurement.finished = std::chrono::steady_clock::now();
     measurement.cpu_seconds = thread_cpu_seconds() - cpu_start;

@@ -13,9 +13,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <latch>
 #include <stop_token>
 #include <string>
+
+#include "probes/common/start_gate.hpp"
 
 namespace hostprobe::probes {
 
@@ -35,15 +36,6 @@ struct ThreadMeasurement {
     std::chrono::steady_clock::time_point started;
     std::chrono::steady_clock::time_point finished;
     std::string error;  // empty when it worked
-};
-
-// Everything threads of one measurement share: they count down `ready` when set up, wait for
-// `go`, and loop until `deadline_ns` (steady clock) or the stop token.
-struct StartGate {
-    std::latch ready;
-    std::latch go{1};
-    std::atomic<int64_t> deadline_ns{0};
-    explicit StartGate(std::ptrdiff_t threads) : ready(threads) {}
 };
 
 ThreadMeasurement run_cipher_thread(const CipherJob& job, StartGate& gate, std::stop_token stop);

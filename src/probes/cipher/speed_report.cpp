@@ -5,17 +5,13 @@
 #include <map>
 #include <vector>
 
+#include "core/strings.hpp"
+
 namespace hostprobe::probes {
 
 namespace {
 
 using nlohmann::json;
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
 std::string shortest(double value) {
     char buffer[64];
@@ -85,11 +81,11 @@ std::string speed_report(const json& result) {
         out += "CFS throttling during the run: " +
                std::to_string(throttling["throttled_periods"].get<uint64_t>()) + " of " +
                std::to_string(throttling["periods"].get<uint64_t>()) + " periods, " +
-               fixed(throttling["throttled_seconds"].get<double>(), 2) + " s throttled\n";
+               format_fixed(throttling["throttled_seconds"].get<double>(), 2) + " s throttled\n";
     }
     if (result["steal_seconds"].is_number()) {
         out += "CPU time stolen by the hypervisor: " +
-               fixed(result["steal_seconds"].get<double>(), 2) + " s\n";
+               format_fixed(result["steal_seconds"].get<double>(), 2) + " s\n";
     }
     out += std::string("Throttled: ") + (result["throttled"].get<bool>() ? "yes" : "no") + ". " +
            result["explanation"].get<std::string>() + "\n";

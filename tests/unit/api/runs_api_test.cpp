@@ -72,6 +72,8 @@ TEST_CASE("POST /v1/runs queues (202 + Location) or waits (200)") {
     CHECK(header(queued, "Location") == "/v1/runs/" + run["id"].get<std::string>());
     CHECK(run["params"]["value"] == 3);
     CHECK(run["state"] == "queued");
+    REQUIRE(api.runner->wait(run["id"], std::chrono::seconds(10))->state ==
+            RunState::succeeded);  // frees the one slot
 
     const http::Reply waited = api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure"})");
     CHECK(waited.status == 200);

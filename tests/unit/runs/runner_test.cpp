@@ -24,8 +24,11 @@ struct Fixture {
         registry.add(std::move(light));
         runner = std::make_unique<Runner>(options, registry, ProbeEnvironment{root, facts},
                                           [this](const Run& run) {
-                                              std::lock_guard<std::mutex> lock(finished_mutex);
-                                              finished.push_back(run);
+                                              {
+                                                  std::lock_guard<std::mutex> lock(finished_mutex);
+                                                  finished.push_back(run);
+                                              }
+                                              finished_changed.notify_all();
                                           });
         runner->start();
     }
@@ -47,7 +50,14 @@ struct Fixture {
     FakeProbe* measure = nullptr;
     FakeProbe* quick = nullptr;
     std::unique_ptr<Runner> runner;
+    // The hook runs just after a run's state turns final, so waiters may see the state first.
+    bool wait_finished_hooks(size_t count) {
+        std::unique_lock<std::mutex> lock(finished_mutex);
+        return finished_changed.wait_for(lock, 10s, [&] { return finished.size() >= count; });
+    }
+
     std::mutex finished_mutex;
+    std::condition_variable finished_changed;
     std::vector<Run> finished;
 };
 
@@ -168,6 +178,7 @@ TEST_CASE("errors and exceptions fail the run, and the runner goes on") {
     CHECK(thrown.error == "the probe failed: boom");
     CHECK(fixture.finished_run(fixture.runner->submit("light", {}, "api")->id).state ==
           RunState::succeeded);
+    CHECK(fixture.wait_finished_hooks(3));
     std::lock_guard<std::mutex> lock(fixture.finished_mutex);
     CHECK(fixture.finished.size() == 3);
 }

@@ -1,0 +1,338 @@
+#include "probes/disk/disk_probe.hpp"
+
+#include <unistd.h>
+
+#include <future>
+#include <thread>
+
+#include "core/strings.hpp"
+#include "metrics/family_builder.hpp"
+#include "probes/disk/fio_json.hpp"
+#include "probes/storage/storage_params.hpp"
+#include "probes/storage/test_files.hpp"
+
+namespace hostprobe::probes {
+
+namespace {
+
+using nlohmann::json;
+using runs::ParamSpec;
+using runs::ParamType;
+
+struct DiskPlan {
+    DiskJobOptions job;
+    unsigned numjobs = 1;
+    std::string directory;
+    std::string rw;
+};
+
+DiskPlan plan_from(const json& params) {
+    DiskPlan plan;
+    plan.directory = params["directory"];
+    plan.rw = params["rw"];
+    plan.numjobs = params["numjobs"];
+    DiskJobOptions& job = plan.job;
+    job.rw = parse_rw(plan.rw).value();
+    job.rwmixread = params["rwmixread"];
+    job.block = params["bs"];
+    job.file_size = params["size"];
+    job.runtime_seconds = params["runtime"];
+    job.time_based = params["time_based"];
+    job.ramp_seconds = params["ramp_time"];
+    job.direct = params["direct"];
+    job.fsync_every = params["fsync"];
+    job.engine = params["ioengine"] == "io_uring" ? IoEngineKind::io_uring : IoEngineKind::psync;
+    job.iodepth = job.engine == IoEngineKind::io_uring ? params["iodepth"].get<unsigned>() : 1;
+    return plan;
+}
+
+json job_options(const json& params, const std::string& resolved) {
+    json options = params;
+    options["directory"] = resolved;
+    options["bs"] = format_byte_size(params["bs"]);
+    options["size"] = format_byte_size(params["size"]);
+    return options;
+}
+
+bool reads(RwPattern rw) {
+    return rw == RwPattern::read || rw == RwPattern::randread || rw == RwPattern::randrw;
+}
+bool writes(RwPattern rw) {
+    return rw == RwPattern::write || rw == RwPattern::randwrite || rw == RwPattern::randrw;
+}
+
+std::string text_report(const json& result) {
+    const json& options = result["job_options"];
+    std::string out =
+        "hostprobe: (g=0): rw=" + options["rw"].get<std::string>() + ", bs=(R) " +
+        options["bs"].get<std::string>() + "-" + options["bs"].get<std::string>() +
+        ", ioengine=" + options["ioengine"].get<std::string>() + ", iodepth=" +
+        std::to_string(options["ioengine"] == "io_uring" ? options["iodepth"].get<int>() : 1) +
+        "\n";
+    out += "hostprobe: (groupid=0, jobs=" + std::to_string(options["numjobs"].get<int>()) +
+           "): err= 0\n";
+    if (result.value("partial", false)) out += "  (partial: the run was cancelled)\n";
+    for (const char* direction : {"read", "write"}) {
+        if (result[direction]["total_ios"].get<uint64_t>() > 0)
+            out += fio_direction_text(direction, result[direction]);
+    }
+    char cpu[128];
+    std::snprintf(cpu, sizeof cpu, "  cpu          : usr=%.2fs, sys=%.2fs\n",
+                  result["usr_cpu_seconds"].get<double>(), result["sys_cpu_seconds"].get<double>());
+    out += cpu;
+    return out;
+}
+
+}  // namespace
+
+DiskProbe::DiskProbe(StoragePolicy policy)
+    : policy_(std::move(policy)),
+      params_({
+          directory_param(),
+          ParamSpec{.name = "rw",
+                    .type = ParamType::choice,
+                    .default_value = "randread",
+                    .description = "I/O pattern, as fio's rw",
+                    .choices = {"read", "write", "randread", "randwrite", "randrw"}},
+          ParamSpec{.name = "rwmixread",
+                    .type = ParamType::integer,
+                    .default_value = 50,
+                    .description = "percent of reads for randrw",
+                    .min = 0,
+                    .max = 100},
+          ParamSpec{.name = "bs",
+                    .type = ParamType::byte_size,
+                    .default_value = 16384,
+                    .description = "block size (k and m suffixes)",
+                    .min = 512,
+                    .max = 16 << 20,
+                    .unit = "bytes"},
+          ParamSpec{.name = "size",
+                    .type = ParamType::byte_size,
+                    .default_value = 256 << 20,
+                    .description = "size of each job's file (k, m and g suffixes)",
+                    .min = 4096,
+                    .max = static_cast<double>(uint64_t{1} << 40),
+                    .unit = "bytes"},
+          ParamSpec{.name = "numjobs",
+                    .type = ParamType::integer,
+                    .default_value = 1,
+                    .description = "jobs (threads), each with its own file; reported together like "
+                                   "--group_reporting",
+                    .min = 1,
+                    .max = 64},
+          ParamSpec{.name = "runtime",
+                    .type = ParamType::number,
+                    .default_value = 30,
+                    .description = "seconds of measurement",
+                    .min = 1,
+                    .max = policy_.max_runtime_seconds,
+                    .unit = "s"},
+          ParamSpec{.name = "time_based",
+                    .type = ParamType::boolean,
+                    .default_value = true,
+                    .description =
+                        "run for the whole runtime; false stops after one pass of size per job"},
+          ParamSpec{.name = "ramp_time",
+                    .type = ParamType::number,
+                    .default_value = 0,
+                    .description = "seconds of I/O before measuring",
+                    .min = 0,
+                    .max = 600,
+                    .unit = "s"},
+          ParamSpec{.name = "direct",
+                    .type = ParamType::boolean,
+                    .default_value = true,
+                    .description = "O_DIRECT: bypass the page cache"},
+          ParamSpec{.name = "fsync",
+                    .type = ParamType::integer,
+                    .default_value = 0,
+                    .description = "fdatasync after every N writes; 0 never",
+                    .min = 0,
+                    .max = 1000000},
+          ParamSpec{
+              .name = "ioengine",
+              .type = ParamType::choice,
+              .default_value = "psync",
+              .description =
+                  "psync: pread/pwrite, one I/O at a time per job; io_uring: iodepth in flight",
+              .choices = {"psync", "io_uring"}},
+          ParamSpec{.name = "iodepth",
+                    .type = ParamType::integer,
+                    .default_value = 1,
+                    .description = "I/Os in flight per job with io_uring",
+                    .min = 1,
+                    .max = 256},
+      }) {}
+
+Status DiskProbe::check(const json& params) const {
+    auto resolved = resolve_directory(policy_, params["directory"]);
+    if (!resolved) return resolved.error();
+    const DiskPlan plan = plan_from(params);
+    if (plan.job.engine == IoEngineKind::io_uring && !io_uring_supported()) {
+        return make_error(ErrorCode::invalid_argument,
+                          "ioengine io_uring is not built in (no liburing); use psync");
+    }
+    if (plan.job.file_size < plan.job.block || plan.job.file_size % plan.job.block != 0) {
+        return make_error(ErrorCode::invalid_argument,
+                          "size (" + format_byte_size(plan.job.file_size) +
+                              ") must be a whole number of blocks of bs (" +
+                              format_byte_size(plan.job.block) + ")");
+    }
+    if (plan.job.block % 512 != 0) {
+        return make_error(ErrorCode::invalid_argument,
+                          "bs must be a multiple of 512 bytes (O_DIRECT needs it)");
+    }
+    const uint64_t buffers =
+        static_cast<uint64_t>(plan.numjobs) * plan.job.block * plan.job.iodepth;
+    if (buffers > kMaxBufferBytes) {
+        return make_error(ErrorCode::invalid_argument,
+                          "numjobs x bs x iodepth would need " + format_byte_size(buffers) +
+                              " of buffers; at most " + format_byte_size(kMaxBufferBytes) +
+                              " are allowed, as hostprobe shares its task's memory");
+    }
+    return check_space(policy_, *resolved,
+                       static_cast<uint64_t>(plan.numjobs) * plan.job.file_size);
+}
+
+double DiskProbe::expected_seconds(const json& params) const {
+    return params["runtime"].get<double>() + params["ramp_time"].get<double>();
+}
+
+Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
+                                          const json& params) const {
+    // The directory may have changed since the run was queued: check everything again.
+    if (auto checked = check(params); !checked) return checked.error();
+    const DiskPlan plan = plan_from(params);
+    auto resolved = resolve_directory(policy_, plan.directory);
+    if (!resolved) return resolved.error();
+    auto directory = DirectoryHandle::open(*resolved);
+    if (!directory) return directory.error();
+    TestFiles files(*directory);
+
+    std::vector<int> descriptors;
+    struct Closer {
+        std::vector<int>& fds;
+        ~Closer() {
+            for (int fd : fds)
+                ::close(fd);
+        }
+    } closer{descriptors};
+    for (unsigned job = 0; job < plan.numjobs; ++job) {
+        auto fd =
+            files.create_file(test_file_name(context.run_id, std::to_string(job)), plan.job.direct);
+        if (!fd) return fd.error();
+        descriptors.push_back(*fd);
+    }
+
+    StartGate gate(plan.numjobs);
+    DiskProgress progress;
+    std::vector<std::future<DiskJobResult>> jobs;
+    for (unsigned job = 0; job < plan.numjobs; ++job) {
+        DiskJobOptions options = plan.job;
+        options.seed = std::hash<std::string>{}(context.run_id) + job * 7919;
+        jobs.push_back(std::async(std::launch::async, [options, fd = descriptors[job], &gate,
+                                                       &progress, stop = context.stop] {
+            return run_disk_job(options, fd, gate, progress, stop);
+        }));
+    }
+
+    // Layout: the first 10% of progress.
+    const uint64_t layout_total = static_cast<uint64_t>(plan.numjobs) * plan.job.file_size;
+    const auto layout_started = std::chrono::steady_clock::now();
+    while (!gate.ready.try_wait()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        context.report_progress(0.1 * static_cast<double>(progress.laid_out_bytes) /
+                                static_cast<double>(layout_total));
+    }
+    const double layout_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - layout_started).count();
+    const double measure_seconds = plan.job.ramp_seconds + plan.job.runtime_seconds;
+    gate.start_ns = steady_now_ns();
+    gate.deadline_ns = gate.start_ns + static_cast<int64_t>(measure_seconds * 1e9);
+    gate.go.count_down();
+
+    const uint64_t pass_ios =
+        static_cast<uint64_t>(plan.numjobs) * (plan.job.file_size / plan.job.block);
+    for (auto& job : jobs) {
+        while (job.wait_for(std::chrono::milliseconds(100)) != std::future_status::ready) {
+            double fraction =
+                static_cast<double>(steady_now_ns() - gate.start_ns) / (measure_seconds * 1e9);
+            if (!plan.job.time_based) {
+                fraction = std::max(fraction, static_cast<double>(progress.measured_ios) /
+                                                  static_cast<double>(pass_ios));
+            }
+            context.report_progress(0.1 + 0.9 * std::min(1.0, fraction));
+        }
+    }
+
+    DirectionStats read, write;
+    std::vector<uint64_t> series;
+    double runtime = 0, usr = 0, sys = 0;
+    bool stopped = false;
+    for (auto& job : jobs) {
+        const DiskJobResult result = job.get();
+        if (!result.error.empty())
+            return make_error(ErrorCode::io_error, result.error + " (" + *resolved + ")");
+        read.merge(result.read);
+        write.merge(result.write);
+        runtime =
+            std::max(runtime, result.runtime_seconds);  // fio's group runtime: the longest job
+        usr += result.usr_seconds;
+        sys += result.sys_seconds;
+        stopped = stopped || result.stopped;
+        if (series.size() < result.ios_per_second.size())
+            series.resize(result.ios_per_second.size(), 0);
+        for (size_t second = 0; second < result.ios_per_second.size(); ++second)
+            series[second] += result.ios_per_second[second];
+    }
+    files.remove_all();
+
+    json result = {{"directory", *resolved},
+                   {"job_options", job_options(params, *resolved)},
+                   {"read", fio_direction_json(read, runtime)},
+                   {"write", fio_direction_json(write, runtime)},
+                   {"iops_series", series},
+                   {"usr_cpu_seconds", usr},
+                   {"sys_cpu_seconds", sys},
+                   {"layout_seconds", layout_seconds},
+                   {"runtime_seconds", runtime},
+                   {"partial", stopped}};
+    std::string text = text_report(result);
+    return runs::ProbeOutcome{std::move(result), std::move(text), stopped};
+}
+
+std::vector<prometheus::MetricFamily> DiskProbe::result_metrics(const json& result, double) const {
+    metrics::FamilyBuilder iops =
+        metrics::gauge("hostprobe_disk_iops", "I/Os per second of the last completed disk run.");
+    metrics::FamilyBuilder bandwidth =
+        metrics::gauge("hostprobe_disk_bandwidth_bytes_per_second",
+                       "Bytes per second of the last completed disk run.");
+    metrics::FamilyBuilder latency =
+        metrics::summary("hostprobe_disk_latency_seconds",
+                         "Completion latency quantiles of the last completed disk run.");
+    const json& options = result["job_options"];
+    const RwPattern rw = parse_rw(options["rw"]).value_or(RwPattern::randread);
+    for (const char* direction : {"read", "write"}) {
+        const bool used = std::string(direction) == "read" ? reads(rw) : writes(rw);
+        if (!used) continue;
+        const json& stats = result[direction];
+        const metrics::Labels labels = {{"directory", result["directory"].get<std::string>()},
+                                        {"rw", options["rw"].get<std::string>()},
+                                        {"bs", options["bs"].get<std::string>()},
+                                        {"direction", direction}};
+        iops.add(stats["iops"].get<double>(), labels);
+        bandwidth.add(stats["bw_bytes"].get<double>(), labels);
+        const json& clat = stats["clat_ns"];
+        latency.add_summary(labels, clat["N"].get<uint64_t>(),
+                            clat["mean"].get<double>() * clat["N"].get<double>() / 1e9,
+                            exported_quantiles(clat));
+    }
+    std::vector<prometheus::MetricFamily> out;
+    metrics::append(out, std::move(iops));
+    metrics::append(out, std::move(bandwidth));
+    metrics::append(out, std::move(latency));
+    return out;
+}
+
+}  // namespace hostprobe::probes

@@ -1,0 +1,251 @@
+#include "probes/files/files_probe.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <future>
+#include <thread>
+
+#include "core/strings.hpp"
+#include "metrics/family_builder.hpp"
+#include "probes/common/start_gate.hpp"
+#include "probes/disk/fio_json.hpp"
+#include "probes/storage/latency_histogram.hpp"
+#include "probes/storage/storage_params.hpp"
+#include "probes/storage/test_files.hpp"
+
+namespace hostprobe::probes {
+
+namespace {
+
+using nlohmann::json;
+using runs::ParamSpec;
+using runs::ParamType;
+
+enum class Operation { create, stat, read, unlink };
+
+std::string file_name(size_t index) {
+    return "f" + std::to_string(index);
+}
+
+// One operation on one file; an empty string when it worked.
+std::string operate(Operation operation, int directory, size_t index,
+                    std::vector<unsigned char>& buffer) {
+    const std::string name = file_name(index);
+    auto failed = [&](const char* what) {
+        return std::string(what) + " " + name + ": " + std::strerror(errno);
+    };
+    switch (operation) {
+        case Operation::create: {
+            const int fd = ::openat(directory, name.c_str(),
+                                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+            if (fd < 0) return failed("create");
+            const ssize_t written = ::write(fd, buffer.data(), buffer.size());
+            const int saved = errno;
+            ::close(fd);
+            errno = saved;
+            if (written < 0)
+                return errno == ENOSPC ? "no space left on the device while writing " + name
+                                       : failed("write");
+            return "";
+        }
+        case Operation::stat: {
+            struct stat info {};
+            return ::fstatat(directory, name.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0
+                       ? ""
+                       : failed("stat");
+        }
+        case Operation::read: {
+            const int fd = ::openat(directory, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0) return failed("open");
+            const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+            const int saved = errno;
+            ::close(fd);
+            errno = saved;
+            return got < 0 ? failed("read") : "";
+        }
+        case Operation::unlink:
+            return ::unlinkat(directory, name.c_str(), 0) == 0 ? "" : failed("unlink");
+    }
+    return "";
+}
+
+struct PhaseResult {
+    LatencyHistogram latency;
+    uint64_t ops = 0;
+    std::string error;
+};
+
+// Runs one operation over every file, `threads` threads taking every threads-th file.
+struct Phase {
+    json result;
+    std::string error;
+    bool stopped = false;
+};
+
+Phase run_phase(Operation operation, int directory, size_t files, size_t file_size,
+                unsigned threads, std::stop_token stop) {
+    StartGate gate(threads);
+    std::vector<std::future<PhaseResult>> workers;
+    for (unsigned t = 0; t < threads; ++t) {
+        workers.push_back(std::async(std::launch::async, [=, &gate]() {
+            PhaseResult result;
+            std::vector<unsigned char> buffer(file_size);
+            RandomFill(t + 1).fill(buffer.data(), buffer.size());
+            gate.ready.count_down();
+            gate.go.wait();
+            for (size_t index = t; index < files && !stop.stop_requested(); index += threads) {
+                const int64_t started = steady_now_ns();
+                result.error = operate(operation, directory, index, buffer);
+                const int64_t finished = steady_now_ns();
+                if (!result.error.empty()) break;
+                result.latency.record(static_cast<uint64_t>(finished - started));
+                ++result.ops;
+            }
+            return result;
+        }));
+    }
+    gate.ready.wait();
+    const int64_t started = steady_now_ns();
+    gate.go.count_down();
+    LatencyHistogram latency;
+    uint64_t ops = 0;
+    Phase phase;
+    for (auto& worker : workers) {
+        PhaseResult result = worker.get();
+        if (phase.error.empty()) phase.error = result.error;
+        latency.merge(result.latency);
+        ops += result.ops;
+    }
+    const double seconds = static_cast<double>(steady_now_ns() - started) / 1e9;
+    phase.stopped = stop.stop_requested();
+    phase.result = {{"ops", ops},
+                    {"seconds", seconds},
+                    {"ops_per_second", seconds > 0 ? static_cast<double>(ops) / seconds : 0.0},
+                    {"lat_ns", clat_json(latency)}};
+    return phase;
+}
+
+}  // namespace
+
+const std::vector<std::string>& FilesProbe::operations() {
+    static const std::vector<std::string> names = {"create", "stat", "read", "unlink"};
+    return names;
+}
+
+FilesProbe::FilesProbe(StoragePolicy policy)
+    : policy_(std::move(policy)),
+      params_({
+          directory_param(),
+          ParamSpec{.name = "files",
+                    .type = ParamType::integer,
+                    .default_value = 1000,
+                    .description = "how many small files",
+                    .min = 1,
+                    .max = 1000000},
+          ParamSpec{.name = "file_size",
+                    .type = ParamType::byte_size,
+                    .default_value = 4096,
+                    .description = "bytes written to and read from each file",
+                    .min = 0,
+                    .max = 1 << 20,
+                    .unit = "bytes"},
+          ParamSpec{.name = "threads",
+                    .type = ParamType::auto_or_integer,
+                    .default_value = "auto",
+                    .description = "threads working at once; auto is the CPU budget's workers",
+                    .min = 1,
+                    .max = 64},
+      }) {}
+
+Status FilesProbe::check(const json& params) const {
+    auto resolved = resolve_directory(policy_, params["directory"]);
+    if (!resolved) return resolved.error();
+    // Each file costs at least a filesystem block even when it is small.
+    const uint64_t per_file = std::max<uint64_t>(params["file_size"].get<uint64_t>(), 4096);
+    return check_space(policy_, *resolved, params["files"].get<uint64_t>() * per_file);
+}
+
+double FilesProbe::expected_seconds(const json& params) const {
+    return 4 * params["files"].get<double>() * 0.005;  // a few milliseconds per operation on EFS
+}
+
+Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
+                                           const json& params) const {
+    if (auto checked = check(params); !checked) return checked.error();
+    auto resolved = resolve_directory(policy_, params["directory"]);
+    if (!resolved) return resolved.error();
+    auto directory = DirectoryHandle::open(*resolved);
+    if (!directory) return directory.error();
+    TestFiles files(*directory);
+    auto working = files.create_directory(test_file_name(context.run_id, "files"));
+    if (!working) return working.error();
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{*working};
+
+    const size_t count = params["files"];
+    const size_t file_size = params["file_size"];
+    const unsigned threads = params["threads"].is_string()
+                                 ? std::max<uint32_t>(1, context.host.cpu_budget.workers)
+                                 : params["threads"].get<unsigned>();
+    json ops = json::object();
+    bool stopped = false;
+    const Operation order[] = {Operation::create, Operation::stat, Operation::read,
+                               Operation::unlink};
+    for (size_t i = 0; i < 4 && !stopped; ++i) {
+        Phase phase = run_phase(order[i], *working, count, file_size, threads, context.stop);
+        if (!phase.error.empty())
+            return make_error(ErrorCode::io_error, phase.error + " (" + *resolved + ")");
+        ops[operations()[i]] = std::move(phase.result);
+        stopped = phase.stopped;
+        context.report_progress(static_cast<double>(i + 1) / 4);
+    }
+    files.remove_all();
+
+    json result = {{"directory", *resolved}, {"files", count}, {"file_size", file_size},
+                   {"threads", threads},     {"ops", ops},     {"partial", stopped}};
+    std::string text = "hostprobe files: " + std::to_string(count) + " files of " +
+                       format_byte_size(file_size) + ", " + std::to_string(threads) +
+                       " thread(s), in " + *resolved + "\n";
+    if (stopped) text += "(partial: the run was cancelled)\n";
+    text += "op         ops/s      avg(us)    p50(us)    p99(us)  p99.9(us)\n";
+    for (const auto& [name, op] : ops.items()) {
+        const json& lat = op["lat_ns"];
+        char line[160];
+        std::snprintf(line, sizeof line, "%-8s %9.1f %10.1f %10.1f %10.1f %10.1f\n", name.c_str(),
+                      op["ops_per_second"].get<double>(), lat["mean"].get<double>() / 1000,
+                      lat["percentile"][percentile_key(50)].get<double>() / 1000,
+                      lat["percentile"][percentile_key(99)].get<double>() / 1000,
+                      lat["percentile"][percentile_key(99.9)].get<double>() / 1000);
+        text += line;
+    }
+    return runs::ProbeOutcome{std::move(result), std::move(text), stopped};
+}
+
+std::vector<prometheus::MetricFamily> FilesProbe::result_metrics(const json& result, double) const {
+    metrics::FamilyBuilder latency =
+        metrics::summary("hostprobe_files_op_latency_seconds",
+                         "Latency quantiles of small-file operations, last completed files run.");
+    metrics::FamilyBuilder rate =
+        metrics::gauge("hostprobe_files_ops_per_second",
+                       "Small-file operations per second, last completed files run.");
+    const std::string directory = result["directory"];
+    for (const auto& [name, op] : result["ops"].items()) {
+        rate.add(op["ops_per_second"].get<double>(), {{"directory", directory}, {"op", name}});
+        const json& lat = op["lat_ns"];
+        latency.add_summary({{"directory", directory}, {"op", name}}, lat["N"].get<uint64_t>(),
+                            lat["mean"].get<double>() * lat["N"].get<double>() / 1e9,
+                            exported_quantiles(lat));
+    }
+    std::vector<prometheus::MetricFamily> out;
+    metrics::append(out, std::move(rate));
+    metrics::append(out, std::move(latency));
+    return out;
+}
+
+}  // namespace hostprobe::probes
