@@ -13,7 +13,7 @@ namespace hostprobe::api {
 namespace {
 
 std::optional<host::ThrottlingCounters> current_throttling(const HostApiContext& context) {
-    const auto& source = context.facts.cgroup.throttling_source;
+    const auto& source = context.host.snapshot()->cgroup.throttling_source;
     if (!source) return std::nullopt;
     auto counters = host::read_throttling(context.root, *source);
     if (!counters) return std::nullopt;
@@ -24,8 +24,9 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
     const std::string format =
         request.http.has_param("format") ? request.http.get_param_value("format") : "json";
     const auto throttling = current_throttling(context);
-    if (format == "json") return http::Reply::json(report::host_json(context.facts, throttling));
-    if (format == "text") return http::Reply::text(report::host_text(context.facts, throttling));
+    const auto facts = context.host.snapshot();
+    if (format == "json") return http::Reply::json(report::host_json(*facts, throttling));
+    if (format == "text") return http::Reply::text(report::host_text(*facts, throttling));
     return make_error(ErrorCode::invalid_argument,
                       "format must be json or text, not '" + format + "'");
 }

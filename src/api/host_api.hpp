@@ -4,7 +4,7 @@
 #include <chrono>
 
 #include "core/sysroot.hpp"
-#include "host/host_facts.hpp"
+#include "host/host_state.hpp"
 #include "http/router.hpp"
 #include "metrics/exposition.hpp"
 
@@ -12,7 +12,7 @@ namespace hostprobe::api {
 
 struct HostApiContext {
     const SysRoot& root;
-    const host::HostFacts& facts;
+    const host::HostState& host;
     const metrics::Exposition& metrics;
     std::chrono::steady_clock::time_point started;
 };

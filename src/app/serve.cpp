@@ -8,7 +8,9 @@
 #include "app/signal_watcher.hpp"
 #include "core/build_info.hpp"
 #include "core/strings.hpp"
+#include "ecs/metadata_fetcher.hpp"
 #include "host/host_facts.hpp"
+#include "host/host_state.hpp"
 #include "http/http_server.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
@@ -54,7 +56,9 @@ Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& re
 int run_serve(const ServeConfig& config, Logger& log) {
     const auto started = std::chrono::steady_clock::now();
     const SysRoot root(config.sysroot);
-    const host::HostFacts facts = host::collect_host_facts(root);
+    host::HostState host_state(host::collect_host_facts(root), config.prices);
+    const auto startup_facts = host_state.snapshot();  // as at start-up, for sizing
+    const host::HostFacts& facts = *startup_facts;
     for (const auto& warning : facts.warnings)
         log.warn(warning);
     const runs::ProbeRegistry registry = probes::builtin_probes(config.storage);
@@ -65,7 +69,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
     runs::RunMetrics run_metrics;
     const runs::RunnerOptions runner_options{config.queue_size, config.history_size,
                                              runner_threads_for(facts.cpu_budget.workers)};
-    runs::Runner runner(runner_options, registry, runs::ProbeEnvironment{root, facts},
+    runs::Runner runner(runner_options, registry, runs::ProbeEnvironment{root, host_state},
                         [&](const runs::Run& run) {
                             run_metrics.record_finished(run);
                             log.info("run finished", {{"run", run.id},
@@ -77,11 +81,11 @@ int run_serve(const ServeConfig& config, Logger& log) {
 
     metrics::Exposition exposition;
     exposition.add(std::make_shared<metrics::BuildInfoCollector>());
-    exposition.add(std::make_shared<metrics::HostCollector>(root, facts));
+    exposition.add(std::make_shared<metrics::HostCollector>(root, host_state));
     exposition.add(run_metrics.registry());
     exposition.add(std::make_shared<runs::RunnerCollector>(runner, registry));
 
-    const api::HostApiContext host_context{root, facts, exposition, started};
+    const api::HostApiContext host_context{root, host_state, exposition, started};
     const api::RunsApiContext runs_context{runner, registry};
     auto router = std::make_shared<http::Router>();
     api::add_host_routes(*router, host_context);
@@ -99,6 +103,18 @@ int run_serve(const ServeConfig& config, Logger& log) {
         return runner.submit(probe, params, trigger);
     };
     runs::Scheduler scheduler(config.schedule, config.scheduled_params, submit, log, started);
+    ecs::MetadataFetcher ecs_metadata(
+        config.ecs_metadata_uri, [&](const Result<ecs::TaskMetadata>& metadata) {
+            if (!metadata) {
+                log.warn("ECS task metadata unavailable", {{"reason", metadata.error().message}});
+                return;
+            }
+            host_state.set_ecs(*metadata);
+            log.info("ECS task metadata",
+                     {{"task", metadata->task_arn},
+                      {"launch_type", metadata->launch_type},
+                      {"cpu_budget_source", host_state.snapshot()->cpu_budget.source}});
+        });
 
     // Before any thread starts, so that only the watcher receives the signals. Stop accepting
     // first, then cancel runs so that requests waiting on them (?wait=) return promptly.
@@ -122,6 +138,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
                      {{"probe", probe}, {"reason", submitted.error().message}});
     }
     scheduler.start();
+    if (!config.ecs_metadata_uri.empty()) ecs_metadata.start();
 
     http::ListenAddress actual = config.listen;
     actual.port = server.port();

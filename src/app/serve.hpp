@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/logger.hpp"
+#include "host/host_facts.hpp"
 #include "http/listen_address.hpp"
 #include "probes/storage/storage_policy.hpp"
 #include "runs/probe.hpp"
@@ -25,6 +26,8 @@ struct ServeConfig {
     std::vector<runs::ScheduleEntry> schedule;
     nlohmann::json scheduled_params = nlohmann::json::object();  // probe name -> params
     probes::StoragePolicy storage;  // where the disk and files probes may write
+    std::string ecs_metadata_uri;   // ECS_CONTAINER_METADATA_URI_V4; empty outside ECS
+    host::Prices prices;
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

@@ -62,7 +62,12 @@ OptionParser serve_parser() {
          {"disk-dir", "DIR", "", "a directory the disk and files probes may write to (repeatable)",
           "HOSTPROBE_DISK_DIRS", true},
          {"disk-max-bytes", "SIZE", "4g", "most bytes of test files one run may create"},
-         {"disk-max-runtime", "SECONDS", "600", "longest runtime a disk run may ask for"}});
+         {"disk-max-runtime", "SECONDS", "600", "longest runtime a disk run may ask for"},
+         {"ecs-metadata-uri", "URL", "", "ECS task metadata v4 endpoint (ECS sets it)",
+          "ECS_CONTAINER_METADATA_URI_V4"},
+         {"price-vcpu-hour", "DOLLARS", "0.04048",
+          "price of one vCPU per hour, for the task's cost"},
+         {"price-gb-hour", "DOLLARS", "0.004445", "price of one GiB of memory per hour"}});
 }
 
 OptionParser cpu_parser() {
@@ -207,6 +212,20 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         auto params = read_params_file(options->get("params-file"));
         if (!params) return usage_error(parser, "--params-file: " + params.error().message);
         config.scheduled_params = *params;
+    }
+    config.ecs_metadata_uri = options->get("ecs-metadata-uri");
+    if (!config.ecs_metadata_uri.empty() && !http::parse_http_url(config.ecs_metadata_uri)) {
+        return usage_error(
+            parser,
+            "--ecs-metadata-uri: " + http::parse_http_url(config.ecs_metadata_uri).error().message);
+    }
+    for (const auto& [name, target] :
+         {std::pair<const char*, double*>{"price-vcpu-hour", &config.prices.vcpu_hour},
+          {"price-gb-hour", &config.prices.gb_hour}}) {
+        auto price = parse_double(options->get(name));
+        if (!price || *price < 0 || *price > 1000)
+            return usage_error(parser, std::string("--") + name + " must be dollars, e.g. 0.04048");
+        *target = *price;
     }
     auto storage = storage_policy(*options);
     if (!storage) return usage_error(parser, storage.error().message);

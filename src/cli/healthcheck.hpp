@@ -6,17 +6,12 @@
 
 #include "cli/options.hpp"
 #include "core/result.hpp"
+#include "http/url.hpp"
 
 namespace hostprobe::cli {
 
-struct HttpUrl {
-    std::string scheme;
-    std::string host;
-    int port = 0;
-    std::string path;
-};
-
-Result<HttpUrl> parse_http_url(const std::string& url);
+using http::HttpUrl;
+using http::parse_http_url;
 
 // Where the local daemon listens, from HOSTPROBE_LISTEN when set (so a task definition that
 // moves the port needs no second setting).

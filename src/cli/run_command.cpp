@@ -137,9 +137,9 @@ int run_probe_command(const std::vector<std::string>& args, const EnvironmentLoo
     std::atomic<bool> interrupted{false};
     app::SignalWatcher signals([&](int) { interrupted = true; });
 
-    const host::HostFacts facts = host::collect_host_facts(root);
+    const host::HostState host_state(host::collect_host_facts(root));
     runs::Runner runner(runs::RunnerOptions{1, 1, 1}, registry,
-                        runs::ProbeEnvironment{root, facts});
+                        runs::ProbeEnvironment{root, host_state});
     runner.start();
     auto submitted = runner.submit(line->probe, *params, "cli");
     if (!submitted) {

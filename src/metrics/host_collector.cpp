@@ -65,6 +65,41 @@ void add_capacity(std::vector<prometheus::MetricFamily>& out, const host::HostFa
     append(out, std::move(memory));
 }
 
+void add_ecs(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
+    if (facts.cost) {
+        append(out, gauge("hostprobe_task_cost_dollars_per_hour",
+                          "What the task costs per hour from its CPU and memory limits and the "
+                          "configured prices.")
+                        .add(facts.cost->dollars_per_hour, {{"source", facts.cost->source}}));
+    }
+    if (!facts.ecs) return;
+    const ecs::TaskMetadata& task = *facts.ecs;
+    append(out, gauge("hostprobe_ecs_task_info", "The ECS task this agent runs in; always 1.")
+                    .add(1, {{"cluster", task.cluster},
+                             {"task_arn", task.task_arn},
+                             {"family", task.family},
+                             {"revision", task.revision},
+                             {"availability_zone", task.availability_zone},
+                             {"launch_type", task.launch_type}}));
+    FamilyBuilder cpu =
+        gauge("hostprobe_ecs_task_cpu_limit_cores",
+              "The task's CPU limit in cores (Fargate vCPUs, or EC2 container CPU units / 1024).");
+    if (task.cpu_limit_cores) cpu.add(*task.cpu_limit_cores, {{"source", task.cpu_limit_source}});
+    append(out, std::move(cpu));
+    FamilyBuilder memory =
+        gauge("hostprobe_ecs_task_memory_limit_bytes", "The task's memory limit.");
+    if (task.memory_limit_bytes) memory.add(static_cast<double>(*task.memory_limit_bytes));
+    append(out, std::move(memory));
+    FamilyBuilder pull =
+        gauge("hostprobe_ecs_image_pull_seconds", "PullStartedAt to PullStoppedAt of the task.");
+    if (task.image_pull_seconds) pull.add(*task.image_pull_seconds);
+    append(out, std::move(pull));
+    FamilyBuilder start =
+        gauge("hostprobe_ecs_container_start_seconds", "This container's CreatedAt to StartedAt.");
+    if (task.container_start_seconds) start.add(*task.container_start_seconds);
+    append(out, std::move(start));
+}
+
 void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& root,
                     const host::HostFacts& facts) {
     const auto& source = facts.cgroup.throttling_source;
@@ -93,8 +128,8 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& r
 
 }  // namespace
 
-HostCollector::HostCollector(const SysRoot& root, const host::HostFacts& facts)
-    : root_(root), facts_(facts) {}
+HostCollector::HostCollector(const SysRoot& root, const host::HostState& host)
+    : root_(root), host_(host) {}
 
 const std::vector<std::string>& HostCollector::reported_flags() {
     static const std::vector<std::string> flags = {"aes",     "pclmulqdq", "avx",        "avx2",
@@ -105,9 +140,11 @@ const std::vector<std::string>& HostCollector::reported_flags() {
 
 std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
     std::vector<prometheus::MetricFamily> out;
-    add_identity(out, facts_);
-    add_capacity(out, facts_);
-    add_throttling(out, root_, facts_);
+    const auto facts = host_.snapshot();
+    add_identity(out, *facts);
+    add_capacity(out, *facts);
+    add_ecs(out, *facts);
+    add_throttling(out, root_, *facts);
     return out;
 }
 

@@ -7,14 +7,14 @@
 #include <prometheus/metric_family.h>
 
 #include "core/sysroot.hpp"
-#include "host/host_facts.hpp"
+#include "host/host_state.hpp"
 
 namespace hostprobe::metrics {
 
 class HostCollector final : public prometheus::Collectable {
   public:
     // Both must outlive the collector.
-    HostCollector(const SysRoot& root, const host::HostFacts& facts);
+    HostCollector(const SysRoot& root, const host::HostState& host);
     std::vector<prometheus::MetricFamily> Collect() const override;
 
     // The CPU flags that matter for hostprobe's probes (crypto and vector units).
@@ -22,7 +22,7 @@ class HostCollector final : public prometheus::Collectable {
 
   private:
     const SysRoot& root_;
-    const host::HostFacts& facts_;
+    const host::HostState& host_;
 };
 
 // hostprobe_build_info{version,revision,openssl_version} 1

@@ -174,6 +174,12 @@ json host_json(const host::HostFacts& facts,
               {"visible_cpus", facts.cpu_budget.visible_cpus},
               {"source", facts.cpu_budget.source}}},
             {"guess", guess_json(facts.guess)},
+            {"ecs", facts.ecs ? ecs::to_json(*facts.ecs) : json(nullptr)},
+            {"cost", facts.cost ? json{{"dollars_per_hour", facts.cost->dollars_per_hour},
+                                       {"vcpus", facts.cost->vcpus},
+                                       {"memory_gib", facts.cost->memory_gib},
+                                       {"source", facts.cost->source}}
+                                : json(nullptr)},
             {"warnings", facts.warnings}};
 }
 

@@ -111,6 +111,17 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                                                  format_fixed(counters->throttled_seconds, 3) +
                                                  " s throttled");
     }
+    if (facts.ecs) {
+        rows.emplace_back("ECS task:", facts.ecs->family + ":" + facts.ecs->revision + " (" +
+                                           facts.ecs->launch_type + ", " +
+                                           facts.ecs->availability_zone + ")");
+    }
+    if (facts.cost) {
+        rows.emplace_back("Task cost:", "$" + format_fixed(facts.cost->dollars_per_hour, 5) +
+                                            " per hour (" + format_fixed(facts.cost->vcpus, 2) +
+                                            " vCPU, " + format_fixed(facts.cost->memory_gib, 2) +
+                                            " GiB)");
+    }
     const auto& guess = facts.guess;
     add_if(rows, "Microarchitecture:", guess.microarchitecture);
     add_if(rows, "Codename:", guess.codename);

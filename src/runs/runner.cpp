@@ -238,7 +238,8 @@ void Runner::execute(const std::string& id) {
         std::lock_guard<std::mutex> lock(mutex_);
         runs_.at(id).run.progress = std::clamp(fraction, 0.0, 1.0);
     };
-    const ProbeContext context{environment_.root, environment_.host, stop, report_progress, id};
+    const std::shared_ptr<const host::HostFacts> facts = environment_.host.snapshot();
+    const ProbeContext context{environment_.root, *facts, stop, report_progress, id};
 
     RunState state = RunState::failed;
     std::string error;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "host/host_state.hpp"
 #include "runs/probe.hpp"
 #include "runs/run.hpp"
 
@@ -35,7 +36,7 @@ struct RunFilter {
 
 struct ProbeEnvironment {
     const SysRoot& root;
-    const host::HostFacts& host;
+    const host::HostState& host;  // each run gets the facts as they stand when it starts
 };
 
 class Runner {

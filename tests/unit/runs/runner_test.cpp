@@ -22,7 +22,7 @@ struct Fixture {
         quick = light.get();
         registry.add(std::move(exclusive));
         registry.add(std::move(light));
-        runner = std::make_unique<Runner>(options, registry, ProbeEnvironment{root, facts},
+        runner = std::make_unique<Runner>(options, registry, ProbeEnvironment{root, host_state},
                                           [this](const Run& run) {
                                               {
                                                   std::lock_guard<std::mutex> lock(finished_mutex);
@@ -46,6 +46,7 @@ struct Fixture {
 
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
+    host::HostState host_state{facts};
     ProbeRegistry registry;
     FakeProbe* measure = nullptr;
     FakeProbe* quick = nullptr;

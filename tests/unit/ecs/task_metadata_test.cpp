@@ -1,0 +1,152 @@
+// ECS task metadata v4: real Fargate and EC2 captures and AWS's examples, served locally, plus
+// 500s, malformed JSON and an endpoint that never answers.
+#include "ecs/task_metadata.hpp"
+
+#include <doctest/doctest.h>
+
+#include "ecs/metadata_fetcher.hpp"
+#include "host/host_state.hpp"
+#include "support/fake_ecs_endpoint.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::ecs;
+using hostprobe::testing::ecs_fixture;
+using hostprobe::testing::FakeEcsEndpoint;
+using nlohmann::json;
+
+TEST_CASE("a real Fargate capture: task limits in vCPUs, start timings") {
+    const json task = json::parse(ecs_fixture("ecs_exporter/fargate_task_metadata.json"));
+    const json me = {{"DockerId", "bae32def0ab64f06818e8862e58f8d6d-4159844948"}};
+    auto metadata = parse_task_metadata(task, me);
+    REQUIRE(metadata.ok());
+    CHECK(metadata->cluster ==
+          "arn:aws:ecs:us-east-1:829490980523:cluster/prom-ecs-exporter-sandbox");
+    CHECK(metadata->family == "prom-ecs-exporter-sandbox-main-fargate");
+    CHECK(metadata->revision == "9");
+    CHECK(metadata->launch_type == "FARGATE");
+    CHECK(metadata->availability_zone == "us-east-1a");
+    CHECK(metadata->cpu_limit_cores == 0.25);
+    CHECK(metadata->cpu_limit_source == "task");
+    CHECK(metadata->memory_limit_bytes == 512ull << 20);
+    CHECK(metadata->container_name == "ecs-exporter");
+    CHECK(*metadata->image_pull_seconds == doctest::Approx(14.884688953));
+    CHECK(*metadata->container_start_seconds == doctest::Approx(0.0));
+}
+
+TEST_CASE("a real EC2 capture: no task limits, the container's CPU units stand in") {
+    const json task = json::parse(ecs_fixture("ecs_exporter/ec2_task_metadata.json"));
+    const json me = {
+        {"DockerId", "01cf1f3208005cda71d5ac936ded65d2ecc0a8cc8ff8a82d2e00410bf4fbbd6d"}};
+    auto metadata = parse_task_metadata(task, me);
+    REQUIRE(metadata.ok());
+    CHECK(metadata->launch_type == "EC2");
+    CHECK(metadata->cpu_limit_cores == 0.125);  // 128 CPU units
+    CHECK(metadata->cpu_limit_source == "container");
+    CHECK(metadata->memory_limit_bytes == 256ull << 20);
+    CHECK(*metadata->container_start_seconds == doctest::Approx(2.417609491));
+    CHECK(*metadata->image_pull_seconds == doctest::Approx(8.873477116));
+}
+
+TEST_CASE("AWS's documentation examples and the otel samples parse") {
+    for (const char* name : {"awsdocs_ec2_v4_task_metadata.json",
+                             "otel_go_contrib/metadatav4-response-task-fargate.json",
+                             "otel_go_contrib/metadatav4-response-task-ec2.json"}) {
+        INFO(name);
+        auto metadata = parse_task_metadata(json::parse(ecs_fixture(name)), nullptr);
+        REQUIRE(metadata.ok());
+        CHECK_FALSE(metadata->task_arn.empty());
+    }
+    CHECK_FALSE(parse_task_metadata(
+                    json::parse(ecs_fixture("awsdocs_ec2_v4_container_metadata.json")), nullptr)
+                    .ok());
+    CHECK_FALSE(parse_task_metadata(json::array(), nullptr).ok());
+    CHECK(*parse_timestamp("2025-02-27T05:06:03.714437592Z") ==
+          doctest::Approx(1740632763.714437592));
+    CHECK_FALSE(parse_timestamp("yesterday").ok());
+    CHECK_FALSE(parse_timestamp("2025-02-27T05:06:03+01:00").ok());
+}
+
+TEST_CASE("fetching from a live endpoint, and every way it can fail") {
+    const std::string task = ecs_fixture("otel_go_contrib/metadatav4-response-task-fargate.json");
+    const std::string container =
+        ecs_fixture("otel_go_contrib/metadatav4-response-container-fargate.json");
+    {
+        FakeEcsEndpoint endpoint(task, container);
+        auto metadata = fetch_task_metadata(endpoint.uri(), 1);
+        REQUIRE(metadata.ok());
+        CHECK(metadata->launch_type == "FARGATE");
+        CHECK(metadata->cpu_limit_cores == 0.25);
+        CHECK(metadata->container_name == "curl");
+    }
+    {
+        FakeEcsEndpoint endpoint(task, container, FakeEcsEndpoint::Mode::error_500);
+        auto failed = fetch_task_metadata(endpoint.uri(), 2);
+        REQUIRE_FALSE(failed.ok());
+        CHECK(failed.error().message.find("HTTP 500") != std::string::npos);
+        CHECK(endpoint.requests() == 2);  // retried
+    }
+    {
+        FakeEcsEndpoint endpoint(task, container, FakeEcsEndpoint::Mode::malformed);
+        auto failed = fetch_task_metadata(endpoint.uri(), 1);
+        REQUIRE_FALSE(failed.ok());
+        CHECK(failed.error().message.find("malformed JSON") != std::string::npos);
+    }
+    {
+        FakeEcsEndpoint endpoint(task, container, FakeEcsEndpoint::Mode::silent);
+        const auto started = std::chrono::steady_clock::now();
+        auto failed = fetch_task_metadata(endpoint.uri(), 1);
+        CHECK_FALSE(failed.ok());
+        CHECK(std::chrono::steady_clock::now() - started <
+              std::chrono::seconds(5));  // the 1 s timeout holds
+    }
+    CHECK_FALSE(fetch_task_metadata("not a url", 1).ok());
+}
+
+TEST_CASE("the background fetcher reports once and can be stopped while waiting") {
+    FakeEcsEndpoint endpoint(ecs_fixture("ecs_exporter/fargate_task_metadata.json"), "{}");
+    std::mutex mutex;
+    std::condition_variable done;
+    std::optional<Result<TaskMetadata>> reported;
+    MetadataFetcher fetcher(endpoint.uri(), [&](const Result<TaskMetadata>& result) {
+        std::lock_guard<std::mutex> lock(mutex);
+        reported = result;
+        done.notify_all();
+    });
+    fetcher.start();
+    std::unique_lock<std::mutex> lock(mutex);
+    REQUIRE(done.wait_for(lock, std::chrono::seconds(10), [&] { return reported.has_value(); }));
+    CHECK(reported->ok());
+
+    FakeEcsEndpoint down("{}", "{}", FakeEcsEndpoint::Mode::error_500);
+    MetadataFetcher patient(
+        down.uri(), [](const Result<TaskMetadata>&) { FAIL("a stopped fetcher must not report"); },
+        50);
+    patient.start();
+}  // destroying `patient` mid-backoff returns promptly
+
+TEST_CASE(
+    "the CPU budget follows the task limit when the cgroup shows no quota; the cost follows the "
+    "limits") {
+    host::HostFacts facts;
+    facts.cpu_budget = host::compute_cpu_budget(std::nullopt, 2);
+    TaskMetadata fargate;
+    fargate.cpu_limit_cores = 0.25;
+    fargate.cpu_limit_source = "task";
+    fargate.memory_limit_bytes = 512ull << 20;
+    host::HostState state(facts);
+    CHECK(state.snapshot()->cpu_budget.workers == 2);
+    CHECK_FALSE(state.snapshot()->cost.has_value());
+    state.set_ecs(fargate);
+    const auto after = state.snapshot();
+    CHECK(after->cpu_budget.cores == 0.25);
+    CHECK(after->cpu_budget.workers == 1);
+    CHECK(after->cpu_budget.source == "ecs_task");
+    REQUIRE(after->cost.has_value());
+    CHECK(after->cost->dollars_per_hour == doctest::Approx(0.25 * 0.04048 + 0.5 * 0.004445));
+    CHECK(after->cost->source == "ecs_task");
+
+    TaskMetadata ec2 = fargate;
+    ec2.cpu_limit_source = "container";  // CPU shares, not a limit: the budget stays
+    state.set_ecs(ec2);
+    CHECK(state.snapshot()->cpu_budget.workers == 2);
+}
