@@ -1,10 +1,13 @@
 #include "app/serve.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
 #include <memory>
 
 #include "api/host_api.hpp"
 #include "api/runs_api.hpp"
+#include "app/orphan_reaper.hpp"
 #include "app/signal_watcher.hpp"
 #include "core/build_info.hpp"
 #include "core/strings.hpp"
@@ -118,12 +121,24 @@ int run_serve(const ServeConfig& config, Logger& log) {
 
     // Before any thread starts, so that only the watcher receives the signals. Stop accepting
     // first, then cancel runs so that requests waiting on them (?wait=) return promptly.
-    SignalWatcher signals([&](int signal_number) {
-        log.info("shutting down", {{"signal", signal_number == SIGTERM ? "SIGTERM" : "SIGINT"}});
-        server.stop();
-        scheduler.stop();
-        runner.shutdown();
-    });
+    // As a container's PID 1 we inherit its orphans; their zombies are ours to reap.
+    OwnedChildren owned_children;
+    std::function<void()> reap;
+    if (getpid() == 1) {
+        reap = [&] {
+            if (const int reaped = reap_orphans(owned_children); reaped > 0)
+                log.info("reaped orphaned processes", {{"count", std::to_string(reaped)}});
+        };
+    }
+    SignalWatcher signals(
+        [&](int signal_number) {
+            log.info("shutting down",
+                     {{"signal", signal_number == SIGTERM ? "SIGTERM" : "SIGINT"}});
+            server.stop();
+            scheduler.stop();
+            runner.shutdown();
+        },
+        reap);
 
     if (auto bound = server.bind(); !bound) {
         log.error(bound.error().message);

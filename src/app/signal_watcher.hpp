@@ -1,5 +1,6 @@
-// Turns SIGTERM/SIGINT into a callback on a thread of its own, without a global flag or an
-// async-signal handler: the signals are blocked and collected with sigtimedwait.
+// Turns SIGTERM/SIGINT (and, for PID 1, SIGCHLD) into callbacks on a thread of its own, without
+// a global flag or an async-signal handler: the signals are blocked and collected with
+// sigtimedwait.
 #pragma once
 
 #include <atomic>
@@ -10,9 +11,11 @@ namespace hostprobe::app {
 
 class SignalWatcher {
   public:
-    // Blocks SIGINT and SIGTERM in the calling thread. Construct it before starting any other
-    // thread so that every thread inherits the mask and only the watcher receives them.
-    explicit SignalWatcher(std::function<void(int)> on_signal);
+    // Blocks the signals in the calling thread. Construct it before starting any other thread
+    // so that every thread inherits the mask and only the watcher receives them. With
+    // on_child_ended, SIGCHLD is collected too.
+    explicit SignalWatcher(std::function<void(int)> on_shutdown,
+                           std::function<void()> on_child_ended = {});
     ~SignalWatcher();
     SignalWatcher(const SignalWatcher&) = delete;
     SignalWatcher& operator=(const SignalWatcher&) = delete;
@@ -20,7 +23,8 @@ class SignalWatcher {
   private:
     void watch();
 
-    std::function<void(int)> on_signal_;
+    std::function<void(int)> on_shutdown_;
+    std::function<void()> on_child_ended_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
 };
