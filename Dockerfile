@@ -1,5 +1,11 @@
-# hostprobe container image: build on Debian bookworm, run from bookworm-slim.
-# (Issue 5 tightens this: read-only root, size targets, a distroless-style final stage.)
+# syntax=docker/dockerfile:1
+# hostprobe's image. Stages:
+#   build       compiles on Debian bookworm
+#   slim        bookworm-slim with the runtime libraries (podman build --target slim)
+#   distroless  (the default, last) only the binary, the shared libraries it links, and a
+#               passwd entry for uid 10001: no shell, no package manager
+# Both run as uid 10001 and work with a read-only root filesystem; hostprobe is PID 1, handles
+# SIGTERM itself and reaps the orphans it inherits.
 
 FROM debian:bookworm-slim AS build
 RUN apt-get update \
@@ -13,14 +19,30 @@ COPY src ./src
 RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=Release -DHOSTPROBE_TESTS=OFF \
  && cmake --build /build -j "$(nproc)" \
  && strip /build/hostprobe
+# The distroless root: the binary and every shared library it loads, at their own paths.
+RUN mkdir -p /rootfs/usr/local/bin /rootfs/etc /rootfs/tmp \
+ && cp /build/hostprobe /rootfs/usr/local/bin/ \
+ && ldd /build/hostprobe | awk '/=> \// {print $3} /^[ \t]*\// {print $1}' \
+      | xargs -I{} cp --parents -L {} /rootfs/ \
+ && echo 'hostprobe:x:10001:10001:hostprobe:/nonexistent:/sbin/nologin' > /rootfs/etc/passwd \
+ && echo 'hostprobe:x:10001:' > /rootfs/etc/group \
+ && chmod 1777 /rootfs/tmp
 
-FROM debian:bookworm-slim
+FROM debian:bookworm-slim AS slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libssl3 libcpp-httplib0.11 libprometheus-cpp-core1.0 liburing2 \
- && rm -rf /var/lib/apt/lists/* \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
  && useradd --uid 10001 --no-create-home --shell /usr/sbin/nologin hostprobe
 COPY --from=build /build/hostprobe /usr/local/bin/hostprobe
 USER 10001
+EXPOSE 9740
+HEALTHCHECK --interval=30s --timeout=3s CMD ["hostprobe", "healthcheck"]
+ENTRYPOINT ["hostprobe", "serve"]
+
+FROM scratch AS distroless
+COPY --from=build /rootfs/ /
+ENV PATH=/usr/local/bin
+USER 10001:10001
 EXPOSE 9740
 HEALTHCHECK --interval=30s --timeout=3s CMD ["hostprobe", "healthcheck"]
 ENTRYPOINT ["hostprobe", "serve"]

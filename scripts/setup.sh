@@ -16,8 +16,11 @@ esac
 
 build_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nlohmann-json3-dev
                 prometheus-cpp-dev doctest-dev liburing-dev)
-# promtool (package prometheus) checks the /metrics output in the end-to-end tests.
-test_packages=(prometheus)
+# prometheus: promtool checks /metrics and deploy/'s rules, and a real server scrapes a test
+# fleet; nodejs/npm: aws-sdk's ECS model validates task-definitions/; curl and python3 drive
+# the container test.
+test_packages=(prometheus curl python3)
+node_packages=(nodejs npm)
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
@@ -62,8 +65,14 @@ case "$mode" in
     ;;
   test)
     install_missing "${build_packages[@]}" "${test_packages[@]}"
+    # A machine may have node from elsewhere; Debian's packages only when there is none.
+    if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+      install_missing "${node_packages[@]}"
+    fi
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
     ctest --test-dir build --output-on-failure
+    # The image, built and run under a 0.25 CPU / 512 MiB limit (installs podman if needed).
+    tests/container/run.sh
     # The same tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=address,undefined
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
