@@ -36,7 +36,8 @@ const char* kTopUsage =
     "  serve        run the agent: REST API, JSON and Prometheus metrics\n"
     "  cpu          identify the CPU, topology, caches, hypervisor and cgroup limits (like lscpu)\n"
     "  healthcheck  exit 0 when a local agent answers /healthz (for container health checks)\n"
-    "  run          run a probe in the foreground (cipher, cpu): hostprobe run --help\n"
+    "  run          run a probe in the foreground (cpu, cipher, disk, files): hostprobe run "
+    "--help\n"
     "\n"
     "Run 'hostprobe <command> --help' for a command's options.\n"
     "  --help       this text\n"
@@ -59,7 +60,10 @@ OptionParser serve_parser() {
          {"schedule", "PROBE=INTERVAL,...", "", "probes to run periodically, e.g. cipher=1h"},
          {"params-file", "FILE", "",
           "JSON {\"cipher\": {...}} of the params for started and scheduled runs"},
-         {"disk-dir", "DIR", "", "a directory the disk and files probes may write to (repeatable)",
+         {"params", "JSON", "", "the same JSON inline (for task definitions without a file)"},
+         {"disk-dir", "DIR", "",
+          "a directory the disk and files probes may write to (repeatable; the variable takes "
+          "a comma-separated list)",
           "HOSTPROBE_DISK_DIRS", true},
          {"disk-max-bytes", "SIZE", "4g", "most bytes of test files one run may create"},
          {"disk-max-runtime", "SECONDS", "600", "longest runtime a disk run may ask for"},
@@ -153,26 +157,30 @@ Result<probes::StoragePolicy> storage_policy(const ParsedOptions& options) {
     return policy;
 }
 
-// {"cipher": {...}, "cpu": {}}: a JSON object of objects.
+// {"cipher": {...}, "cpu": {}}: a JSON object of objects. `origin` names it in errors.
+Result<nlohmann::json> parse_params(const std::string& text, const std::string& origin) {
+    try {
+        nlohmann::json params = nlohmann::json::parse(text);
+        if (!params.is_object())
+            return make_error(ErrorCode::invalid_argument, origin + " must hold a JSON object");
+        for (const auto& [probe, value] : params.items()) {
+            if (!value.is_object()) {
+                return make_error(ErrorCode::invalid_argument,
+                                  origin + ": the params of '" + probe + "' must be an object");
+            }
+        }
+        return params;
+    } catch (const nlohmann::json::parse_error& error) {
+        return make_error(ErrorCode::invalid_argument, origin + ": " + error.what());
+    }
+}
+
 Result<nlohmann::json> read_params_file(const std::string& path) {
     std::ifstream in(path);
     if (!in) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
     std::stringstream text;
     text << in.rdbuf();
-    try {
-        nlohmann::json params = nlohmann::json::parse(text.str());
-        if (!params.is_object())
-            return make_error(ErrorCode::invalid_argument, path + " must hold a JSON object");
-        for (const auto& [probe, value] : params.items()) {
-            if (!value.is_object()) {
-                return make_error(ErrorCode::invalid_argument,
-                                  path + ": the params of '" + probe + "' must be an object");
-            }
-        }
-        return params;
-    } catch (const nlohmann::json::parse_error& error) {
-        return make_error(ErrorCode::invalid_argument, path + ": " + error.what());
-    }
+    return parse_params(text.str(), path);
 }
 
 int run_serve_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
@@ -208,9 +216,17 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto schedule = runs::parse_schedule(options->get("schedule"));
     if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);
     config.schedule = *schedule;
+    if (options->has("params-file") && options->has("params")) {
+        return usage_error(parser, "give --params-file or --params, not both");
+    }
     if (options->has("params-file")) {
         auto params = read_params_file(options->get("params-file"));
         if (!params) return usage_error(parser, "--params-file: " + params.error().message);
+        config.scheduled_params = *params;
+    }
+    if (options->has("params")) {
+        auto params = parse_params(options->get("params"), "the JSON");
+        if (!params) return usage_error(parser, "--params: " + params.error().message);
         config.scheduled_params = *params;
     }
     config.ecs_metadata_uri = options->get("ecs-metadata-uri");

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <iostream>
@@ -33,12 +34,19 @@ std::string usage(const runs::ProbeRegistry& registry) {
         "Usage: hostprobe run <probe> [--<param> value ...] [--json] [--sysroot DIR]\n\n"
         "Runs a probe in the foreground and prints its report (or, with --json, the run as\n"
         "GET /v1/runs/{id} shows it). Lists are comma separated: --block-sizes 16,8192.\n"
-        "Ctrl-C cancels and prints the partial result. HOSTPROBE_SYSROOT and HOSTPROBE_JSON "
-        "apply.\n\nProbes:\n";
+        "Flags may also be spelt with the JSON names' underscores (--block_sizes).\n"
+        "Ctrl-C cancels and prints the partial result.\n\n"
+        "Options (each also read from its environment variable):\n"
+        "  --json                       print the run as JSON\n"
+        "                               env HOSTPROBE_JSON\n"
+        "  --sysroot DIR                read /proc and /sys below DIR\n"
+        "                               env HOSTPROBE_SYSROOT\n\nProbes:\n";
     for (const auto& probe : registry.probes()) {
         text += "  " + probe->name() + ": " + probe->description() + "\n";
         for (const auto& spec : probe->params().specs()) {
-            text += "      --" + spec.name + " (" + runs::to_string(spec.type) + ", default " +
+            std::string flag = spec.name;  // the JSON name; both spellings are accepted
+            std::replace(flag.begin(), flag.end(), '_', '-');
+            text += "      --" + flag + " (" + runs::to_string(spec.type) + ", default " +
                     spec.default_value.dump() + "): " + spec.description + "\n";
         }
     }

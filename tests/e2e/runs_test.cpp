@@ -181,6 +181,28 @@ TEST_CASE("--run-on-start runs without anyone asking; bad automation flags are u
         run_to_end(kBinary, {"serve", "--params-file", files.root() + "/params.json"});
     CHECK(bad_params.status.code == 2);
     CHECK(bad_params.errors.find("'seconds' is 99") != std::string::npos);
+
+    // --params: the same JSON inline, for task definitions that have no file to point at.
+    const auto bad_inline =
+        run_to_end(kBinary, {"serve", "--params", R"({"cipher": {"seconds": 99}})"});
+    CHECK(bad_inline.status.code == 2);
+    CHECK(bad_inline.errors.find("'seconds' is 99") != std::string::npos);
+    CHECK(run_to_end(kBinary, {"serve", "--params", "{\"cipher\": 1}"}).status.code == 2);
+    CHECK(run_to_end(kBinary,
+                     {"serve", "--params", "{}", "--params-file", files.root() + "/params.json"})
+              .status.code == 2);
+    Daemon inline_params(
+        {"--run-on-start", "cipher"},
+        {{"HOSTPROBE_PARAMS",
+          R"({"cipher": {"ciphers": ["chacha20"], "block_sizes": [64], "seconds": 0.1}})"}});
+    json started;
+    for (int i = 0; i < 1000 && started.empty(); ++i) {
+        started = json::parse(
+            inline_params.client().Get("/v1/runs?probe=cipher&state=succeeded")->body)["runs"];
+        if (started.empty()) std::this_thread::sleep_for(10ms);
+    }
+    REQUIRE(started.size() == 1);
+    CHECK(started[0]["params"]["ciphers"] == json::array({"chacha20"}));
 }
 
 TEST_CASE("hostprobe run: the same probe in the foreground") {
@@ -201,7 +223,8 @@ TEST_CASE("hostprobe run: the same probe in the foreground") {
     CHECK(run_to_end(kBinary, {"run", "cipher", "--speed", "1"}).status.code == 2);
     CHECK(run_to_end(kBinary, {"run", "gpu"}).status.code == 2);
     CHECK(run_to_end(kBinary, {"run"}).status.code == 2);
-    CHECK(run_to_end(kBinary, {"run", "--help"}).output.find("--block_sizes") != std::string::npos);
+    CHECK(run_to_end(kBinary, {"run", "--help"}).output.find("--block-sizes (") !=
+          std::string::npos);
 }
 
 TEST_CASE("Ctrl-C during hostprobe run cancels and prints the partial result") {

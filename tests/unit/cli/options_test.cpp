@@ -72,3 +72,10 @@ TEST_CASE("bad command lines are usage errors that say what is wrong") {
     REQUIRE(positional.ok());
     CHECK(positional->positionals() == std::vector<std::string>{"extra", "--json"});
 }
+
+TEST_CASE("an empty environment variable counts as unset") {
+    auto empty = parser().parse({}, fake_environment({{"HOSTPROBE_LISTEN", ""}}));
+    REQUIRE(empty.ok());
+    CHECK(empty->get("listen") == "0.0.0.0:9740");
+    CHECK(empty->source("listen") == "default");
+}
