@@ -32,6 +32,24 @@ size_t runner_threads_for(uint32_t workers) {
     return static_cast<size_t>(std::max<uint32_t>(1, workers)) + 1;
 }
 
+namespace {
+
+// What the host is, in the log too: a fleet's CPU models can then be counted from its logs
+// (CloudWatch Logs Insights) without reaching any task.
+void log_host_identity(Logger& log, const host::HostFacts& facts) {
+    const host::CpuType* cpu = facts.default_type();
+    const std::string unknown = "unknown";
+    log.info("host", {{"model_name", cpu && cpu->model_name ? *cpu->model_name : unknown},
+                      {"microarchitecture", facts.guess.microarchitecture.value_or(unknown)},
+                      {"hypervisor", facts.hypervisor.vendor.value_or("none")},
+                      {"cpus_visible", std::to_string(facts.cpu_budget.visible_cpus)},
+                      {"cpu_quota_cores", facts.cgroup.cpu_quota
+                                              ? format_fixed(facts.cgroup.cpu_quota->cores(), 2)
+                                              : std::string("none")}});
+}
+
+}  // namespace
+
 Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& registry) {
     std::vector<std::string> named = config.run_on_start;
     for (const auto& entry : config.schedule)
@@ -163,6 +181,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
                            {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},
                            {"http_threads", std::to_string(options.threads)},
                            {"runner_threads", std::to_string(runner_options.worker_threads)}});
+    log_host_identity(log, facts);
     auto served = server.serve();
     scheduler.stop();
     runner.shutdown();

@@ -19,6 +19,22 @@ std::string default_healthcheck_url(const EnvironmentLookup& environment) {
     return "http://127.0.0.1:" + std::to_string(port) + "/healthz";
 }
 
+namespace {
+
+// cpp-httplib names its errors in one word ("Connection"); say what it means for an agent.
+std::string describe(httplib::Error error, double timeout_seconds) {
+    switch (error) {
+        case httplib::Error::Connection:
+            return "cannot connect: no agent is listening there (or it is not up yet)";
+        case httplib::Error::ConnectionTimeout:
+        case httplib::Error::Read:
+            return "no answer within " + format_fixed(timeout_seconds, 1) + " s";
+        default: return httplib::to_string(error);
+    }
+}
+
+}  // namespace
+
 Status check_health(const HttpUrl& url, double timeout_seconds) {
     const std::string base = url.origin();
     httplib::Client client(base);
@@ -30,7 +46,7 @@ Status check_health(const HttpUrl& url, double timeout_seconds) {
     auto response = client.Get(url.path);
     if (!response) {
         return make_error(ErrorCode::unavailable,
-                          base + url.path + ": " + httplib::to_string(response.error()));
+                          base + url.path + ": " + describe(response.error(), timeout_seconds));
     }
     if (response->status != 200) {
         return make_error(ErrorCode::unavailable,

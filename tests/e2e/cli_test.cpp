@@ -81,4 +81,5 @@ TEST_CASE("healthcheck: 0 when the daemon answers, 1 when nothing listens") {
         kBinary, {"healthcheck", "--url", "http://" + listen + "/healthz", "--timeout", "1"});
     CHECK(down.status.code == 1);
     CHECK(down.errors.find("unhealthy") != std::string::npos);
+    CHECK(down.errors.find("cannot connect: no agent is listening there") != std::string::npos);
 }

@@ -42,6 +42,10 @@ TEST_CASE("the daemon serves /healthz, /v1/host, /metrics and its index") {
     CHECK(facts["cgroup"]["cpu_quota_cores"] == 0.25);
     CHECK(facts["cpu_budget"]["workers"] == 1);
     CHECK(facts["guess"]["microarchitecture"] == "Broadwell");
+    // The same identity in the log, for fleets that count models from their logs.
+    CHECK(daemon.process.errors().find(
+              "msg=host model_name=\"Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz\" "
+              "microarchitecture=Broadwell hypervisor=Xen") != std::string::npos);
 
     auto text = client.Get("/v1/host?format=text");
     REQUIRE(text);
