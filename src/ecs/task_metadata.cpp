@@ -144,7 +144,7 @@ json to_json(const TaskMetadata& m) {
         {"revision", m.revision},
         {"availability_zone", m.availability_zone},
         {"launch_type", m.launch_type},
-        {"container_name", m.container_name},
+        {"container_name", m.container_name.empty() ? json(nullptr) : json(m.container_name)},
         {"cpu_limit_cores", optional(m.cpu_limit_cores)},
         {"cpu_limit_source", m.cpu_limit_source.empty() ? json(nullptr) : json(m.cpu_limit_source)},
         {"memory_limit_bytes", optional(m.memory_limit_bytes)},

@@ -33,6 +33,14 @@ TEST_CASE("a real Fargate capture: task limits in vCPUs, start timings") {
     CHECK(*metadata->container_start_seconds == doctest::Approx(0.0));
 }
 
+TEST_CASE("without our container's metadata its name is null, not empty") {
+    const json task = json::parse(ecs_fixture("ecs_exporter/fargate_task_metadata.json"));
+    auto metadata = parse_task_metadata(task, json(nullptr));
+    REQUIRE(metadata.ok());
+    CHECK(to_json(*metadata)["container_name"].is_null());
+    CHECK(to_json(*metadata)["family"] == "prom-ecs-exporter-sandbox-main-fargate");
+}
+
 TEST_CASE("a real EC2 capture: no task limits, the container's CPU units stand in") {
     const json task = json::parse(ecs_fixture("ecs_exporter/ec2_task_metadata.json"));
     const json me = {
