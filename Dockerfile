@@ -31,7 +31,8 @@ RUN mkdir -p /rootfs/usr/local/bin /rootfs/etc /rootfs/tmp \
 FROM debian:bookworm-slim AS slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libssl3 libcpp-httplib0.11 libprometheus-cpp-core1.0 liburing2 \
- && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* /var/log/apt /var/log/dpkg.log /var/cache/ldconfig/aux-cache \
  && useradd --uid 10001 --no-create-home --shell /usr/sbin/nologin hostprobe
 COPY --from=build /build/hostprobe /usr/local/bin/hostprobe
 USER 10001

@@ -46,8 +46,10 @@ if ! $engine image inspect "$base" >/dev/null 2>&1; then
       --dpkgopt='path-include=/usr/share/doc/*/copyright' --dpkgopt='path-exclude=/usr/share/locale/*' \
       --dpkgopt='path-exclude=/usr/share/info/*' --dpkgopt='path-exclude=/usr/share/lintian/*' \
       --dpkgopt='path-exclude=/usr/share/groff/*' \
-      --customize-hook='rm -f "$1"/var/cache/apt/*.bin' bookworm "$tarball"
-    $engine import --change 'CMD ["bash"]' "$tarball" "$base" >/dev/null
+      --customize-hook='rm -rf "$1"/var/cache/apt/*.bin "$1"/var/lib/apt/lists/* "$1"/var/log/*.log "$1"/var/log/apt/*' \
+      bookworm "$tarball" >"$tarball.log" 2>&1 || { tail -30 "$tarball.log" >&2; fail "mmdebstrap"; }
+    $engine import --change 'CMD ["bash"]' "$tarball" "$base" >"$tarball.log" 2>&1 \
+      || { tail -30 "$tarball.log" >&2; fail "importing the base image"; }
     rm -rf "$(dirname "$tarball")"
   fi
 fi
