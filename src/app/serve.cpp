@@ -115,6 +115,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
 
     http::ServerOptions options;
     options.address = config.listen;
+    options.access = config.access;
     options.threads =
         config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
     http::HttpServer server(options, router);

@@ -9,6 +9,7 @@
 
 #include "core/logger.hpp"
 #include "host/host_facts.hpp"
+#include "http/access_policy.hpp"
 #include "http/listen_address.hpp"
 #include "probes/storage/storage_policy.hpp"
 #include "runs/probe.hpp"
@@ -28,6 +29,7 @@ struct ServeConfig {
     probes::StoragePolicy storage;  // where the disk and files probes may write
     std::string ecs_metadata_uri;   // ECS_CONTAINER_METADATA_URI_V4; empty outside ECS
     host::Prices prices;
+    http::AccessPolicy access;  // token, trusted peers, whether reads need them too
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

@@ -71,7 +71,18 @@ OptionParser serve_parser() {
           "ECS_CONTAINER_METADATA_URI_V4"},
          {"price-vcpu-hour", "DOLLARS", "0.04048",
           "price of one vCPU per hour, for the task's cost"},
-         {"price-gb-hour", "DOLLARS", "0.004445", "price of one GiB of memory per hour"}});
+         {"price-gb-hour", "DOLLARS", "0.004445", "price of one GiB of memory per hour"},
+         {"token-file", "FILE", "",
+          "a file holding the bearer token that POST and DELETE need (HOSTPROBE_TOKEN may hold "
+          "the token itself)"},
+         {"token", "TOKEN", "",
+          "the token itself; only from the environment (never a flag: ps "
+          "shows flags)"},
+         {"trusted-peers", "CIDRS", std::string(http::kLoopbackPeers),
+          "without a token, POST and DELETE are accepted only from these addresses"},
+         {"auth-reads", "", "",
+          "GET endpoints and /metrics need the token (or a trusted peer) "
+          "too; /healthz never does"}});
 }
 
 OptionParser cpu_parser() {
@@ -183,6 +194,38 @@ Result<nlohmann::json> read_params_file(const std::string& path) {
     return parse_params(text.str(), path);
 }
 
+// The token from --token-file or HOSTPROBE_TOKEN, the trusted peers, and --auth-reads.
+Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
+    http::AccessPolicy policy;
+    if (options.source("token").rfind("env ", 0) != 0 && options.has("token"))
+        return make_error(ErrorCode::invalid_argument,
+                          "--token would show in ps; use --token-file or HOSTPROBE_TOKEN");
+    if (options.has("token-file") && options.has("token"))
+        return make_error(ErrorCode::invalid_argument,
+                          "give --token-file or HOSTPROBE_TOKEN, not both");
+    if (options.has("token-file")) {
+        std::ifstream in(options.get("token-file"));
+        if (!in)
+            return make_error(ErrorCode::invalid_argument,
+                              "--token-file: cannot read " + options.get("token-file"));
+        std::stringstream text;
+        text << in.rdbuf();
+        policy.token = std::string(trim(text.str()));
+        if (policy.token.empty())
+            return make_error(ErrorCode::invalid_argument,
+                              "--token-file: " + options.get("token-file") + " is empty");
+    } else if (options.has("token")) {
+        policy.token = std::string(trim(options.get("token")));
+    }
+    auto peers = http::parse_cidr_list(options.get("trusted-peers"));
+    if (!peers)
+        return make_error(ErrorCode::invalid_argument, "--trusted-peers: " + peers.error().message);
+    policy.trusted_peers = *peers;
+    policy.trusted_peers_text = options.get("trusted-peers");
+    policy.protect_reads = options.is_on("auth-reads");
+    return policy;
+}
+
 int run_serve_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     const OptionParser parser = serve_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
@@ -229,6 +272,9 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         if (!params) return usage_error(parser, "--params: " + params.error().message);
         config.scheduled_params = *params;
     }
+    auto access = access_policy(*options);
+    if (!access) return usage_error(parser, access.error().message);
+    config.access = *access;
     config.ecs_metadata_uri = options->get("ecs-metadata-uri");
     if (!config.ecs_metadata_uri.empty() && !http::parse_http_url(config.ecs_metadata_uri)) {
         return usage_error(

@@ -94,16 +94,26 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     // A request without Content-Length or Transfer-Encoding has an empty body (RFC 9112 6.3),
     // but cpp-httplib 0.11 would wait for the peer to close before routing a bodiless POST:
     // answer such requests before it tries to read a body.
-    server_->set_pre_routing_handler(
-        [router = router_](const httplib::Request& request, httplib::Response& response) {
-            const bool announces_body =
-                request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
-            const bool reads_body = request.method == "POST" || request.method == "PUT" ||
-                                    request.method == "PATCH" || request.method == "DELETE";
-            if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
-            send_reply(router->dispatch(request), response);
+    // Access is decided before any body is read, so a refused caller cannot make us read one.
+    server_->set_pre_routing_handler([router = router_, access = options_.access](
+                                         const httplib::Request& request,
+                                         httplib::Response& response) {
+        if (auto denial = check_access(access, request.method, request.path, request.remote_addr,
+                                       request.get_header_value("Authorization"))) {
+            Reply reply = error_reply(denial->status, denial->message);
+            if (denial->www_authenticate)
+                reply.headers.emplace_back("WWW-Authenticate", *denial->www_authenticate);
+            send_reply(reply, response);
             return httplib::Server::HandlerResponse::Handled;
-        });
+        }
+        const bool announces_body =
+            request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
+        const bool reads_body = request.method == "POST" || request.method == "PUT" ||
+                                request.method == "PATCH" || request.method == "DELETE";
+        if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
+        send_reply(router->dispatch(request), response);
+        return httplib::Server::HandlerResponse::Handled;
+    });
     const std::string everything = ".*";
     server_->Get(everything, handle);
     server_->Post(everything, handle);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "http/access_policy.hpp"
 #include "http/listen_address.hpp"
 #include "http/router.hpp"
 
@@ -24,6 +25,7 @@ struct ServerOptions {
     int keep_alive_seconds = 1;
     size_t keep_alive_max_requests = 5;
     size_t max_body_bytes = 64 * 1024;
+    AccessPolicy access;
 };
 
 class HttpServer {

@@ -82,6 +82,9 @@ cleanup
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 limited_port=$(free_port)
 open_port=$(free_port)
+# Port forwarding may hide that the caller is local, so the runs are authorized with a token.
+token="container-test-$RANDOM$RANDOM"
+run_flags+=(-e "HOSTPROBE_TOKEN=$token")
 $engine run -d "${run_flags[@]}" --name "$limited" --cpus 0.25 --memory 512m --memory-swap 512m --read-only --cap-drop ALL \
   -p "127.0.0.1:$limited_port:9740" hostprobe:test >/dev/null
 $engine run -d "${run_flags[@]}" --name "$open" --read-only --cap-drop ALL -p "127.0.0.1:$open_port:9740" hostprobe:test >/dev/null
@@ -113,10 +116,15 @@ print("container test: /v1/host: quota 0.25, 1 worker, %d visible CPUs, 512 MiB"
 # The limited run picks its threads itself ("auto" must give 1); the unlimited one is told 1, so
 # both measure one thread.
 run_cipher() {
-  curl -fsS -X POST -H 'Content-Type: application/json' \
+  curl -fsS -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
     -d '{"probe": "cipher", "params": {"ciphers": ["aes-128-gcm"], "block_sizes": [8192], "seconds": 2, "threads": '"$2"'}}' \
     "http://127.0.0.1:$1/v1/runs?wait=60"
 }
+refused=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' \
+  -d '{"probe": "cpu"}' "http://127.0.0.1:$limited_port/v1/runs")
+[ "$refused" = 401 ] || fail "a POST without the token got HTTP $refused, not 401"
+note "a POST without the token gets 401"
+
 # Three back-to-back pairs, and the median of their ratios: one noisy neighbour cannot decide.
 pairs=()
 for _ in 1 2 3; do

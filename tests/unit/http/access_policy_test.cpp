@@ -1,0 +1,98 @@
+#include "http/access_policy.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace hostprobe::http;
+
+TEST_CASE("CIDR ranges: IPv4, IPv6, bare addresses and IPv4 seen through IPv6") {
+    auto loopback = parse_cidr("127.0.0.0/8");
+    REQUIRE(loopback.ok());
+    CHECK(loopback->contains("127.0.0.1"));
+    CHECK(loopback->contains("127.255.0.9"));
+    CHECK(loopback->contains("::ffff:127.0.0.2"));
+    CHECK_FALSE(loopback->contains("128.0.0.1"));
+    CHECK_FALSE(loopback->contains("::1"));
+    CHECK_FALSE(loopback->contains("not an address"));
+
+    auto one = parse_cidr("10.1.2.3");
+    REQUIRE(one.ok());
+    CHECK(one->to_string() == "10.1.2.3/32");
+    CHECK(one->contains("10.1.2.3"));
+    CHECK_FALSE(one->contains("10.1.2.4"));
+
+    auto odd_prefix = parse_cidr("10.0.0.0/12");
+    REQUIRE(odd_prefix.ok());
+    CHECK(odd_prefix->contains("10.15.255.255"));
+    CHECK_FALSE(odd_prefix->contains("10.16.0.0"));
+
+    auto v6 = parse_cidr("fd00::/8");
+    REQUIRE(v6.ok());
+    CHECK(v6->contains("fd12:3456::1"));
+    CHECK_FALSE(v6->contains("fe80::1"));
+    CHECK(parse_cidr("::1")->contains("::1"));
+    CHECK(parse_cidr("0.0.0.0/0")->contains("203.0.113.7"));
+
+    CHECK_FALSE(parse_cidr("10.0.0.0/33").ok());
+    CHECK_FALSE(parse_cidr("::/129").ok());
+    CHECK_FALSE(parse_cidr("10.0.0/8").ok());
+    CHECK_FALSE(parse_cidr("localhost").ok());
+    CHECK_FALSE(parse_cidr("10.0.0.0/x").ok());
+    auto list = parse_cidr_list("127.0.0.0/8, ::1,");
+    REQUIRE(list.ok());
+    CHECK(list->size() == 2);
+    CHECK(parse_cidr_list("")->empty());
+    CHECK_FALSE(parse_cidr_list("127.0.0.1,nope").ok());
+}
+
+TEST_CASE("without a token, only trusted peers may change anything; reads stay open") {
+    const AccessPolicy policy;  // loopback only
+    CHECK_FALSE(check_access(policy, "POST", "/v1/runs", "127.0.0.1", ""));
+    CHECK_FALSE(check_access(policy, "DELETE", "/v1/runs/1", "::1", ""));
+    auto denied = check_access(policy, "POST", "/v1/runs", "10.0.1.5", "");
+    REQUIRE(denied);
+    CHECK(denied->status == 403);
+    CHECK(denied->message.find("--trusted-peers 127.0.0.0/8,::1") != std::string::npos);
+    CHECK(denied->message.find("10.0.1.5") != std::string::npos);
+    CHECK_FALSE(check_access(policy, "GET", "/v1/runs", "10.0.1.5", ""));
+    CHECK_FALSE(check_access(policy, "GET", "/metrics", "10.0.1.5", ""));
+}
+
+TEST_CASE("with a token, POST and DELETE need it, from any peer") {
+    AccessPolicy policy;
+    policy.token = "s3cret-token";
+    auto missing = check_access(policy, "POST", "/v1/runs", "127.0.0.1", "");
+    REQUIRE(missing);
+    CHECK(missing->status == 401);
+    CHECK(missing->www_authenticate == "Bearer realm=\"hostprobe\"");
+    auto wrong = check_access(policy, "POST", "/v1/runs", "127.0.0.1", "Bearer s3cret-tokeN");
+    REQUIRE(wrong);
+    CHECK(wrong->status == 401);
+    CHECK(wrong->www_authenticate->find("invalid_token") != std::string::npos);
+    CHECK(check_access(policy, "POST", "/v1/runs", "127.0.0.1", "Basic s3cret-token"));
+    CHECK(check_access(policy, "POST", "/v1/runs", "127.0.0.1", "Bearer "));
+    CHECK_FALSE(check_access(policy, "POST", "/v1/runs", "203.0.113.9", "Bearer s3cret-token"));
+    CHECK_FALSE(check_access(policy, "DELETE", "/v1/runs/7", "203.0.113.9", "bearer s3cret-token"));
+    CHECK_FALSE(check_access(policy, "GET", "/metrics", "203.0.113.9", ""));
+}
+
+TEST_CASE("--auth-reads protects every endpoint but /healthz") {
+    AccessPolicy policy;
+    policy.token = "t";
+    policy.protect_reads = true;
+    CHECK(check_access(policy, "GET", "/metrics", "127.0.0.1", "")->status == 401);
+    CHECK(check_access(policy, "GET", "/v1/host", "127.0.0.1", "")->status == 401);
+    CHECK_FALSE(check_access(policy, "GET", "/metrics", "127.0.0.1", "Bearer t"));
+    CHECK_FALSE(check_access(policy, "GET", "/healthz", "203.0.113.9", ""));
+
+    AccessPolicy peers_only;
+    peers_only.protect_reads = true;
+    CHECK(check_access(peers_only, "GET", "/metrics", "10.0.0.2", "")->status == 403);
+    CHECK_FALSE(check_access(peers_only, "GET", "/metrics", "127.0.0.1", ""));
+}
+
+TEST_CASE("tokens are compared whole") {
+    CHECK(equal_in_constant_time("abc", "abc"));
+    CHECK_FALSE(equal_in_constant_time("abc", "abd"));
+    CHECK_FALSE(equal_in_constant_time("abc", "abcd"));
+    CHECK_FALSE(equal_in_constant_time("", "a"));
+}
