@@ -19,6 +19,7 @@
 #include "metrics/host_collector.hpp"
 #include "probes/registry.hpp"
 #include "probes/storage/test_files.hpp"
+#include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
 
@@ -87,18 +88,43 @@ int run_serve(const ServeConfig& config, Logger& log) {
     for (const auto& directory : config.storage.allowed_dirs)
         probes::remove_stale_test_files(directory, log);
 
+    runs::JournalReplay replay;
+    std::unique_ptr<runs::RunJournal> journal;
+    if (!config.state_dir.empty()) {
+        auto opened = runs::RunJournal::open(config.state_dir, config.history_size, replay);
+        if (!opened) {
+            log.error("--state-dir: " + opened.error().message);
+            return 1;
+        }
+        journal = std::move(*opened);
+        for (const auto& warning : replay.warnings)
+            log.warn(warning, {{"journal", journal->path()}});
+        log.info("runs restored", {{"journal", journal->path()},
+                                   {"runs", std::to_string(replay.finished.size())},
+                                   {"interrupted", std::to_string(replay.interrupted)}});
+    }
+    auto journal_write = [&](const Status& written) {
+        if (!written) log.warn("cannot record the run", {{"reason", written.error().message}});
+    };
+
     runs::RunMetrics run_metrics;
     const runs::RunnerOptions runner_options{config.queue_size, config.history_size,
                                              runner_threads_for(facts.cpu_budget.workers)};
-    runs::Runner runner(runner_options, registry, runs::ProbeEnvironment{root, host_state},
-                        [&](const runs::Run& run) {
-                            run_metrics.record_finished(run);
-                            log.info("run finished", {{"run", run.id},
-                                                      {"probe", run.probe},
-                                                      {"state", runs::to_string(run.state)},
-                                                      {"trigger", run.trigger},
-                                                      {"error", run.error}});
-                        });
+    runs::Runner runner(
+        runner_options, registry, runs::ProbeEnvironment{root, host_state},
+        [&](const runs::Run& run) {
+            if (journal) journal_write(journal->record_finished(run));
+            run_metrics.record_finished(run);
+            log.info("run finished", {{"run", run.id},
+                                      {"probe", run.probe},
+                                      {"state", runs::to_string(run.state)},
+                                      {"trigger", run.trigger},
+                                      {"error", run.error}});
+        },
+        [&](const runs::Run& run) {
+            if (journal) journal_write(journal->record_started(run));
+        });
+    runner.restore(std::move(replay.finished));
 
     metrics::Exposition exposition;
     exposition.add(std::make_shared<metrics::BuildInfoCollector>());

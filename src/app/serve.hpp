@@ -30,6 +30,7 @@ struct ServeConfig {
     std::string ecs_metadata_uri;   // ECS_CONTAINER_METADATA_URI_V4; empty outside ECS
     host::Prices prices;
     http::AccessPolicy access;  // token, trusted peers, whether reads need them too
+    std::string state_dir;      // where finished runs are kept across restarts; empty: nowhere
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

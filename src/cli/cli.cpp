@@ -56,6 +56,8 @@ OptionParser serve_parser() {
          {"http-threads", "N", "", "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"},
          {"queue-size", "N", "16", "runs that may wait in the queue; more get 429"},
          {"history-size", "N", "100", "finished runs kept for GET /v1/runs"},
+         {"state-dir", "DIR", "",
+          "keep finished runs in DIR/runs.jsonl so that a restart brings them back"},
          {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
          {"schedule", "PROBE=INTERVAL,...", "", "probes to run periodically, e.g. cipher=1h"},
          {"params-file", "FILE", "",
@@ -255,6 +257,7 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         return usage_error(parser, "--history-size must be a number from 1 to 100000");
     }
     config.history_size = *history_size;
+    config.state_dir = options->get("state-dir");
     config.run_on_start = runs::parse_probe_list(options->get("run-on-start"));
     auto schedule = runs::parse_schedule(options->get("schedule"));
     if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);

@@ -4,6 +4,8 @@
 #include <chrono>
 #include <string>
 
+#include "core/result.hpp"
+
 namespace hostprobe {
 
 using WallClock = std::chrono::system_clock;
@@ -14,5 +16,7 @@ inline std::string rfc3339_now() {
     return format_rfc3339(WallClock::now());
 }
 double unix_seconds(WallClock::time_point time);
+// Seconds since the epoch from an RFC 3339 UTC time ("...Z"; any fraction of a second).
+Result<double> parse_rfc3339(const std::string& text);
 
 }  // namespace hostprobe

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/strings.hpp"
+#include "core/time_format.hpp"
 #include "http/url.hpp"
 
 namespace hostprobe::ecs {
@@ -27,8 +28,8 @@ std::optional<double> number_field(const json& document, const char* key) {
 }
 
 std::optional<double> span(const json& document, const char* from, const char* to) {
-    auto start = parse_timestamp(text_field(document, from));
-    auto end = parse_timestamp(text_field(document, to));
+    auto start = parse_rfc3339(text_field(document, from));
+    auto end = parse_rfc3339(text_field(document, to));
     if (!start || !end || *end < *start) return std::nullopt;
     return *end - *start;
 }
@@ -67,35 +68,6 @@ Result<json> get_json(const http::HttpUrl& url) {
 }
 
 }  // namespace
-
-Result<double> parse_timestamp(const std::string& text) {
-    std::tm parts{};
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
-    if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
-                    &second, &consumed) != 6) {
-        return make_error(ErrorCode::parse_error, "not an RFC 3339 time: '" + text + "'");
-    }
-    double fraction = 0;
-    size_t at = static_cast<size_t>(consumed);
-    if (at < text.size() && text[at] == '.') {
-        double scale = 0.1;
-        for (++at; at < text.size() && std::isdigit(static_cast<unsigned char>(text[at])); ++at) {
-            fraction += (text[at] - '0') * scale;
-            scale /= 10;
-        }
-    }
-    if (at >= text.size() || (text[at] != 'Z' && text[at] != 'z')) {
-        return make_error(ErrorCode::parse_error,
-                          "only UTC (Z) times are expected: '" + text + "'");
-    }
-    parts.tm_year = year - 1900;
-    parts.tm_mon = month - 1;
-    parts.tm_mday = day;
-    parts.tm_hour = hour;
-    parts.tm_min = minute;
-    parts.tm_sec = second;
-    return static_cast<double>(timegm(&parts)) + fraction;
-}
 
 Result<TaskMetadata> parse_task_metadata(const json& task, const json& container) {
     if (!task.is_object() || text_field(task, "TaskARN").empty()) {

@@ -33,9 +33,6 @@ struct TaskMetadata {
 Result<TaskMetadata> parse_task_metadata(const nlohmann::json& task,
                                          const nlohmann::json& container);
 
-// RFC 3339 with up to nanoseconds ("2025-02-27T05:06:03.714437592Z") to Unix seconds.
-Result<double> parse_timestamp(const std::string& text);
-
 nlohmann::json to_json(const TaskMetadata& metadata);
 
 // Fetches both documents: a 1 s timeout per request, `attempts` tries with a short backoff.

@@ -18,11 +18,26 @@ std::string probe_list(const ProbeRegistry& registry) {
 }  // namespace
 
 Runner::Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeEnvironment environment,
-               FinishedHook on_finished)
+               FinishedHook on_finished, StartedHook on_started)
     : options_(options),
       registry_(registry),
       environment_(environment),
-      on_finished_(std::move(on_finished)) {}
+      on_finished_(std::move(on_finished)),
+      on_started_(std::move(on_started)) {}
+
+void Runner::restore(std::vector<Run> finished) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& run : finished) {
+        if (!is_finished(run.state) || runs_.count(run.id)) continue;
+        const std::string id = run.id;
+        Entry entry;
+        entry.probe = registry_.find(run.probe);  // null for a probe this build lacks
+        entry.run = std::move(run);
+        runs_.emplace(id, std::move(entry));
+        order_.push_back(id);
+    }
+    trim_history();
+}
 
 void Runner::start() {
     std::lock_guard<std::mutex> one_at_a_time(shutdown_mutex_);
@@ -217,7 +232,9 @@ void Runner::work() {
         ++running_;
         if (entry.probe->exclusive()) exclusive_running_ = true;
         changed_.notify_all();
+        const Run started = entry.run;
         lock.unlock();
+        if (on_started_) on_started_(started);
         execute(id);
         lock.lock();
     }

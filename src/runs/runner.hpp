@@ -43,10 +43,14 @@ class Runner {
   public:
     // Called (outside the lock) whenever a run finishes, with its final record.
     using FinishedHook = std::function<void(const Run&)>;
+    // Called (outside the lock) when a run starts running.
+    using StartedHook = std::function<void(const Run&)>;
 
     // No thread starts before start(), so a SignalWatcher can be set up in between.
     Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeEnvironment environment,
-           FinishedHook on_finished = {});
+           FinishedHook on_finished = {}, StartedHook on_started = {});
+    // Before start(): finished runs from an earlier life (oldest first) become the history.
+    void restore(std::vector<Run> finished);
     ~Runner();
     void start();
     Runner(const Runner&) = delete;
@@ -94,6 +98,7 @@ class Runner {
     const ProbeRegistry& registry_;
     const ProbeEnvironment environment_;
     const FinishedHook on_finished_;
+    const StartedHook on_started_;
 
     std::mutex shutdown_mutex_;  // serializes start() and shutdown(), which touch workers_
     mutable std::mutex mutex_;

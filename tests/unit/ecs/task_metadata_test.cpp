@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include "core/time_format.hpp"
 #include "ecs/metadata_fetcher.hpp"
 #include "host/host_state.hpp"
 #include "support/fake_ecs_endpoint.hpp"
@@ -68,10 +69,10 @@ TEST_CASE("AWS's documentation examples and the otel samples parse") {
                     json::parse(ecs_fixture("awsdocs_ec2_v4_container_metadata.json")), nullptr)
                     .ok());
     CHECK_FALSE(parse_task_metadata(json::array(), nullptr).ok());
-    CHECK(*parse_timestamp("2025-02-27T05:06:03.714437592Z") ==
+    CHECK(*parse_rfc3339("2025-02-27T05:06:03.714437592Z") ==
           doctest::Approx(1740632763.714437592));
-    CHECK_FALSE(parse_timestamp("yesterday").ok());
-    CHECK_FALSE(parse_timestamp("2025-02-27T05:06:03+01:00").ok());
+    CHECK_FALSE(parse_rfc3339("yesterday").ok());
+    CHECK_FALSE(parse_rfc3339("2025-02-27T05:06:03+01:00").ok());
 }
 
 TEST_CASE("fetching from a live endpoint, and every way it can fail") {
