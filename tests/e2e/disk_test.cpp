@@ -101,40 +101,59 @@ TEST_CASE("without --disk-dir the daemon refuses storage probes") {
     CHECK(run_to_end(binary(), {"serve", "--disk-dir", "relative/dir"}).status.code == 2);
 }
 
-TEST_CASE("SIGTERM mid disk run: exit 0 within 2 s and no test file left") {
+TEST_CASE("SIGTERM mid disk run: exit 0 within 2 s, no test file left, the run recorded") {
     TempTree allowed;
-    Daemon daemon({"--disk-dir", allowed.root()});
-    auto client = daemon.client();
-    auto created =
-        client.Post("/v1/runs", body(allowed.root(), R"(, "time_based": true, "runtime": 60)"),
-                    "application/json");
-    REQUIRE(created);
-    wait_until_measuring(client, json::parse(created->body)["id"]);
-    CHECK(has_test_files(allowed.root()));
-    daemon.process.signal(SIGTERM);
-    const ExitStatus status = daemon.process.wait(5s);
-    CHECK(status.code == 0);
-    CHECK(status.waited < 2s);
-    CHECK_FALSE(has_test_files(allowed.root()));
-}
-
-TEST_CASE("kill -9 mid run: the next start removes the leftovers") {
-    TempTree allowed;
+    TempTree state;
+    const std::vector<std::string> args = {"--disk-dir", allowed.root(), "--state-dir",
+                                           state.root()};
+    std::string id;
     {
-        Daemon daemon({"--disk-dir", allowed.root()});
+        Daemon daemon(args);
         auto client = daemon.client();
         auto created =
             client.Post("/v1/runs", body(allowed.root(), R"(, "time_based": true, "runtime": 60)"),
                         "application/json");
         REQUIRE(created);
-        wait_until_measuring(client, json::parse(created->body)["id"]);
+        id = json::parse(created->body)["id"];
+        wait_until_measuring(client, id);
+        CHECK(has_test_files(allowed.root()));
+        daemon.process.signal(SIGTERM);
+        const ExitStatus status = daemon.process.wait(5s);
+        CHECK(status.code == 0);
+        CHECK(status.waited < 2s);
+        CHECK_FALSE(has_test_files(allowed.root()));
+    }
+    Daemon restarted(args);
+    const json run = json::parse(restarted.client().Get("/v1/runs/" + id)->body);
+    CHECK(run["state"] == "cancelled");
+    CHECK(run["result"]["partial"] == true);
+}
+
+TEST_CASE("kill -9 mid run: the next start removes the leftovers and marks the run failed") {
+    TempTree allowed;
+    TempTree state;
+    const std::vector<std::string> args = {"--disk-dir", allowed.root(), "--state-dir",
+                                           state.root()};
+    std::string id;
+    {
+        Daemon daemon(args);
+        auto client = daemon.client();
+        auto created =
+            client.Post("/v1/runs", body(allowed.root(), R"(, "time_based": true, "runtime": 60)"),
+                        "application/json");
+        REQUIRE(created);
+        id = json::parse(created->body)["id"];
+        wait_until_measuring(client, id);
         daemon.process.signal(SIGKILL);
         daemon.process.wait(5s);
     }
     CHECK(has_test_files(allowed.root()));
-    Daemon restarted({"--disk-dir", allowed.root()});
+    Daemon restarted(args);
     CHECK_FALSE(has_test_files(allowed.root()));
     CHECK(restarted.process.errors().find("removed a stale test file") != std::string::npos);
+    const json run = json::parse(restarted.client().Get("/v1/runs/" + id)->body);
+    CHECK(run["state"] == "failed");
+    CHECK(run["error"].get<std::string>().find("interrupted") != std::string::npos);
 }
 
 TEST_CASE("hostprobe run disk and files trust the directory they are given") {
