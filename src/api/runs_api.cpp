@@ -45,6 +45,14 @@ Result<http::Reply> create_run(const RunsApiContext& context, const http::RouteR
     auto parsed =
         parse_run_request(request.http.get_header_value("Content-Type"), request.http.body);
     if (!parsed) return parsed.error();
+    const std::string& client = request.http.remote_addr;
+    if (!context.run_creations.allow(client)) {
+        http::Reply limited = http::error_reply(
+            429, client + " started too many runs in the last minute (--max-runs-per-minute)");
+        limited.headers.emplace_back(
+            "Retry-After", std::to_string(context.run_creations.seconds_until_allowed(client)));
+        return limited;
+    }
     auto submitted = context.runner.submit(parsed->probe, parsed->params, "api");
     if (!submitted) {
         if (submitted.error().code != ErrorCode::busy) return submitted.error();

@@ -2,6 +2,7 @@
 // runner, map errors to status codes.
 #pragma once
 
+#include "api/rate_limiter.hpp"
 #include "http/router.hpp"
 #include "runs/probe.hpp"
 #include "runs/runner.hpp"
@@ -11,6 +12,7 @@ namespace hostprobe::api {
 struct RunsApiContext {
     runs::Runner& runner;
     const runs::ProbeRegistry& registry;
+    RateLimiter& run_creations;  // per client address
     double max_wait_seconds = 600;
 };
 

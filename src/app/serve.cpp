@@ -133,7 +133,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
     exposition.add(std::make_shared<runs::RunnerCollector>(runner, registry));
 
     const api::HostApiContext host_context{root, host_state, exposition, started};
-    const api::RunsApiContext runs_context{runner, registry};
+    api::RateLimiter run_creations(config.max_runs_per_minute);
+    const api::RunsApiContext runs_context{runner, registry, run_creations};
     auto router = std::make_shared<http::Router>();
     api::add_host_routes(*router, host_context);
     api::add_runs_routes(*router, runs_context);
@@ -142,6 +143,10 @@ int run_serve(const ServeConfig& config, Logger& log) {
     http::ServerOptions options;
     options.address = config.listen;
     options.access = config.access;
+    options.max_body_bytes = config.max_body_bytes;
+    options.max_header_bytes = config.max_header_bytes;
+    options.request_timeout_seconds = config.request_timeout_seconds;
+    options.max_connections = config.max_connections;
     options.threads =
         config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
     http::HttpServer server(options, router);

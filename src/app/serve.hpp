@@ -31,6 +31,12 @@ struct ServeConfig {
     host::Prices prices;
     http::AccessPolicy access;  // token, trusted peers, whether reads need them too
     std::string state_dir;      // where finished runs are kept across restarts; empty: nowhere
+    // Limits on what one caller can make the agent do (defaults as the README says).
+    size_t max_body_bytes = 64 * 1024;
+    size_t max_header_bytes = 16 * 1024;
+    int request_timeout_seconds = 5;
+    size_t max_connections = 64;
+    size_t max_runs_per_minute = 30;
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

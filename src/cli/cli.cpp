@@ -82,6 +82,15 @@ OptionParser serve_parser() {
           "shows flags)"},
          {"trusted-peers", "CIDRS", std::string(http::kLoopbackPeers),
           "without a token, POST and DELETE are accepted only from these addresses"},
+         {"max-body-bytes", "SIZE", "64k", "largest request body; larger ones get 413"},
+         {"max-header-bytes", "SIZE", "16k",
+          "largest request header block; larger ones get 431 (one line is at most 8k)"},
+         {"request-timeout", "SECONDS", "5",
+          "a connection that sends or takes nothing for this long is closed"},
+         {"max-connections", "N", "64",
+          "connections served or waiting at once; more wait in the kernel's backlog"},
+         {"max-runs-per-minute", "N", "30",
+          "runs one client address may start per minute; more get 429 (0: no limit)"},
          {"auth-reads", "", "",
           "GET endpoints and /metrics need the token (or a trusted peer) "
           "too; /healthz never does"}});
@@ -196,6 +205,43 @@ Result<nlohmann::json> read_params_file(const std::string& path) {
     return parse_params(text.str(), path);
 }
 
+// --max-body-bytes, --max-header-bytes, --request-timeout, --max-connections,
+// --max-runs-per-minute, each within a sane range.
+Status apply_limits(const ParsedOptions& options, app::ServeConfig& config) {
+    auto size_in = [&](const char* name, uint64_t low, uint64_t high) -> Result<uint64_t> {
+        auto value = parse_byte_size(options.get(name));
+        if (!value || *value < low || *value > high)
+            return make_error(ErrorCode::invalid_argument,
+                              std::string("--") + name + " must be a size from " +
+                                  format_byte_size(low) + " to " + format_byte_size(high));
+        return *value;
+    };
+    auto number_in = [&](const char* name, uint64_t low, uint64_t high) -> Result<uint64_t> {
+        auto value = parse_uint64(options.get(name));
+        if (!value || *value < low || *value > high)
+            return make_error(ErrorCode::invalid_argument,
+                              std::string("--") + name + " must be a number from " +
+                                  std::to_string(low) + " to " + std::to_string(high));
+        return *value;
+    };
+    auto body = size_in("max-body-bytes", 1024, 16 << 20);
+    if (!body) return body.error();
+    auto header = size_in("max-header-bytes", 1024, 1 << 20);
+    if (!header) return header.error();
+    auto timeout = number_in("request-timeout", 1, 300);
+    if (!timeout) return timeout.error();
+    auto connections = number_in("max-connections", 1, 10000);
+    if (!connections) return connections.error();
+    auto runs = number_in("max-runs-per-minute", 0, 100000);
+    if (!runs) return runs.error();
+    config.max_body_bytes = *body;
+    config.max_header_bytes = *header;
+    config.request_timeout_seconds = static_cast<int>(*timeout);
+    config.max_connections = *connections;
+    config.max_runs_per_minute = *runs;
+    return Ok{};
+}
+
 // The token from --token-file or HOSTPROBE_TOKEN, the trusted peers, and --auth-reads.
 Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
     http::AccessPolicy policy;
@@ -258,6 +304,8 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     }
     config.history_size = *history_size;
     config.state_dir = options->get("state-dir");
+    if (auto limits = apply_limits(*options, config); !limits)
+        return usage_error(parser, limits.error().message);
     config.run_on_start = runs::parse_probe_list(options->get("run-on-start"));
     auto schedule = runs::parse_schedule(options->get("schedule"));
     if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);

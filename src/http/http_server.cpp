@@ -11,6 +11,8 @@
 #include <cstring>
 #include <thread>
 
+#include "http/bounded_pool.hpp"
+
 namespace hostprobe::http {
 
 namespace {
@@ -61,6 +63,30 @@ std::string reason_phrase(int status) {
     }
 }
 
+// The header lines as sent: "name: value\r\n" each.
+size_t header_bytes(const httplib::Request& request) {
+    size_t total = 0;
+    for (const auto& [name, value] : request.headers)
+        total += name.size() + value.size() + 4;
+    return total;
+}
+
+// cpp-httplib deletes the task queue it is given when it stops listening; the pool itself
+// stays ours, so that stop() can reach it.
+class PoolHandle : public httplib::TaskQueue {
+  public:
+    explicit PoolHandle(std::shared_ptr<BoundedPool> pool) : pool_(std::move(pool)) {
+        pool_->start();
+    }
+    void enqueue(std::function<void()> connection) override {
+        pool_->enqueue(std::move(connection));
+    }
+    void shutdown() override { pool_->shutdown(); }
+
+  private:
+    std::shared_ptr<BoundedPool> pool_;
+};
+
 void send_reply(const Reply& reply, httplib::Response& response) {
     response.status = reply.status;
     for (const auto& [name, value] : reply.headers)
@@ -73,9 +99,11 @@ void send_reply(const Reply& reply, httplib::Response& response) {
 HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> router)
     : options_(std::move(options)),
       router_(std::move(router)),
+      pool_(std::make_shared<BoundedPool>(options_.threads, options_.max_connections)),
       server_(std::make_unique<httplib::Server>()) {
-    const size_t threads = options_.threads == 0 ? 1 : options_.threads;
-    server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+    server_->new_task_queue = [pool = pool_] { return new PoolHandle(pool); };
+    server_->set_read_timeout(options_.request_timeout_seconds, 0);
+    server_->set_write_timeout(options_.request_timeout_seconds, 0);
     server_->set_keep_alive_timeout(options_.keep_alive_seconds);
     server_->set_keep_alive_max_count(options_.keep_alive_max_requests);
     server_->set_payload_max_length(options_.max_body_bytes);
@@ -95,25 +123,32 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     // but cpp-httplib 0.11 would wait for the peer to close before routing a bodiless POST:
     // answer such requests before it tries to read a body.
     // Access is decided before any body is read, so a refused caller cannot make us read one.
-    server_->set_pre_routing_handler([router = router_, access = options_.access](
-                                         const httplib::Request& request,
-                                         httplib::Response& response) {
-        if (auto denial = check_access(access, request.method, request.path, request.remote_addr,
-                                       request.get_header_value("Authorization"))) {
-            Reply reply = error_reply(denial->status, denial->message);
-            if (denial->www_authenticate)
-                reply.headers.emplace_back("WWW-Authenticate", *denial->www_authenticate);
-            send_reply(reply, response);
+    server_->set_pre_routing_handler(
+        [router = router_, access = options_.access, max_header_bytes = options_.max_header_bytes](
+            const httplib::Request& request, httplib::Response& response) {
+            if (header_bytes(request) > max_header_bytes) {
+                send_reply(error_reply(431, "the request's headers are over " +
+                                                std::to_string(max_header_bytes) + " bytes"),
+                           response);
+                return httplib::Server::HandlerResponse::Handled;
+            }
+            if (auto denial =
+                    check_access(access, request.method, request.path, request.remote_addr,
+                                 request.get_header_value("Authorization"))) {
+                Reply reply = error_reply(denial->status, denial->message);
+                if (denial->www_authenticate)
+                    reply.headers.emplace_back("WWW-Authenticate", *denial->www_authenticate);
+                send_reply(reply, response);
+                return httplib::Server::HandlerResponse::Handled;
+            }
+            const bool announces_body =
+                request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
+            const bool reads_body = request.method == "POST" || request.method == "PUT" ||
+                                    request.method == "PATCH" || request.method == "DELETE";
+            if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
+            send_reply(router->dispatch(request), response);
             return httplib::Server::HandlerResponse::Handled;
-        }
-        const bool announces_body =
-            request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
-        const bool reads_body = request.method == "POST" || request.method == "PUT" ||
-                                request.method == "PATCH" || request.method == "DELETE";
-        if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
-        send_reply(router->dispatch(request), response);
-        return httplib::Server::HandlerResponse::Handled;
-    });
+        });
     const std::string everything = ".*";
     server_->Get(everything, handle);
     server_->Post(everything, handle);
@@ -179,6 +214,7 @@ void HttpServer::stop() {
     for (int i = 0; i < 2000 && serving_ && !server_->is_running(); ++i) {
         std::this_thread::sleep_for(std::chrono::microseconds(500));
     }
+    pool_->release_waiters();  // an accept waiting for a free slot must not hold us up
     server_->stop();
 }
 

@@ -25,8 +25,13 @@ struct ServerOptions {
     int keep_alive_seconds = 1;
     size_t keep_alive_max_requests = 5;
     size_t max_body_bytes = 64 * 1024;
+    size_t max_header_bytes = 16 * 1024;  // all header lines together; one line stays <= 8 KiB
+    int request_timeout_seconds = 5;      // per read or write on a connection
+    size_t max_connections = 64;          // served or waiting; more wait in the kernel's backlog
     AccessPolicy access;
 };
+
+class BoundedPool;
 
 class HttpServer {
   public:
@@ -46,6 +51,7 @@ class HttpServer {
   private:
     ServerOptions options_;
     std::shared_ptr<const Router> router_;
+    std::shared_ptr<BoundedPool> pool_;
     std::unique_ptr<httplib::Server> server_;
     int bound_port_ = 0;
     int listen_socket_ = -1;

@@ -49,6 +49,9 @@ class FakeEcsEndpoint {
         });
         port_ = server_.bind_to_any_port("127.0.0.1");
         thread_ = std::thread([this] { server_.listen_after_bind(); });
+        // A stop() before the server runs is ignored and would leave the destructor waiting.
+        for (int i = 0; i < 5000 && !server_.is_running(); ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     ~FakeEcsEndpoint() {
         stopping_ = true;

@@ -51,7 +51,8 @@ struct Api {
     ProbeRegistry registry = registry_with(fake);
     std::unique_ptr<Runner> runner = std::make_unique<Runner>(RunnerOptions{1, 100, 1}, registry,
                                                               ProbeEnvironment{root, host_state});
-    api::RunsApiContext context{*runner, registry};
+    api::RateLimiter unlimited{0};
+    api::RunsApiContext context{*runner, registry, unlimited};
     http::Router router;
 };
 

@@ -1,0 +1,98 @@
+// The limits on what one caller can make the agent do, against the real daemon.
+#include <arpa/inet.h>
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+
+#include "support/daemon.hpp"
+
+using namespace hostprobe::testing;
+using namespace std::chrono_literals;
+
+namespace {
+
+int connect_to(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in server{};
+    server.sin_family = AF_INET;
+    server.sin_port = htons(static_cast<uint16_t>(port));
+    inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
+    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0);
+    return fd;
+}
+
+// What arrives within `deadline`: "" when nothing did, "<closed>" when the peer closed first.
+std::string read_within(int fd, std::chrono::milliseconds deadline) {
+    pollfd ready{fd, POLLIN, 0};
+    if (poll(&ready, 1, static_cast<int>(deadline.count())) <= 0) return "";
+    char buffer[4096];
+    const ssize_t got = read(fd, buffer, sizeof buffer);
+    return got <= 0 ? "<closed>" : std::string(buffer, static_cast<size_t>(got));
+}
+
+void send_text(int fd, const std::string& text) {
+    REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+}
+
+const std::string kRun = R"({"probe": "cpu"})";
+
+}  // namespace
+
+TEST_CASE("bodies and header blocks over the limits get 413 and 431") {
+    Daemon daemon({"--max-body-bytes", "2k", "--max-header-bytes", "2k"});
+    auto client = daemon.client();
+    auto big_body = client.Post("/v1/runs", std::string(3000, ' ') + kRun, "application/json");
+    REQUIRE(big_body);
+    CHECK(big_body->status == 413);
+    httplib::Headers many;
+    for (int i = 0; i < 40; ++i)
+        many.emplace("X-Filler-" + std::to_string(i), std::string(60, 'x'));
+    auto big_headers = client.Get("/v1/host", many);
+    REQUIRE(big_headers);
+    CHECK(big_headers->status == 431);
+    CHECK(client.Get("/v1/host")->status == 200);
+    CHECK(run_to_end(binary(), {"serve", "--max-body-bytes", "1"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"serve", "--request-timeout", "0"}).status.code == 2);
+}
+
+TEST_CASE("a client that stalls mid-request is cut off after --request-timeout") {
+    Daemon daemon({"--request-timeout", "1"});
+    const int fd = connect_to(daemon.port);
+    send_text(fd, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");  // and never the blank line
+    const auto start = std::chrono::steady_clock::now();
+    const std::string answer = read_within(fd, 10s);
+    const auto waited = std::chrono::steady_clock::now() - start;
+    close(fd);
+    CHECK((answer == "<closed>" || answer.rfind("HTTP/1.1 4", 0) == 0));
+    CHECK(waited < 5s);
+}
+
+TEST_CASE("runs per client per minute: 429 with Retry-After past the limit") {
+    Daemon daemon({"--max-runs-per-minute", "2"});
+    auto client = daemon.client();
+    CHECK(client.Post("/v1/runs", kRun, "application/json")->status == 202);
+    CHECK(client.Post("/v1/runs", kRun, "application/json")->status == 202);
+    auto limited = client.Post("/v1/runs", kRun, "application/json");
+    REQUIRE(limited);
+    CHECK(limited->status == 429);
+    CHECK(std::stoi(limited->get_header_value("Retry-After")) >= 1);
+    CHECK(limited->body.find("--max-runs-per-minute") != std::string::npos);
+    CHECK(client.Get("/v1/runs")->status == 200);  // reads are not counted
+}
+
+TEST_CASE("past --max-connections, a new connection waits for a slot") {
+    Daemon daemon({"--max-connections", "1", "--request-timeout", "30"});
+    const int holder = connect_to(daemon.port);  // takes the only slot and sends nothing
+    const int waiter = connect_to(daemon.port);
+    send_text(waiter, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    CHECK(read_within(waiter, 300ms).empty());  // not served while the slot is held
+    close(holder);
+    CHECK(read_within(waiter, 10s).rfind("HTTP/1.1 200", 0) == 0);
+    close(waiter);
+}
