@@ -18,8 +18,8 @@ build_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nloh
                 prometheus-cpp-dev doctest-dev liburing-dev)
 # prometheus: promtool checks /metrics and deploy/'s rules, and a real server scrapes a test
 # fleet; nodejs/npm: aws-sdk's ECS model validates task-definitions/; curl and python3 drive
-# the container test.
-test_packages=(prometheus curl python3)
+# the container test; openssl makes the TLS tests' certificate.
+test_packages=(prometheus curl python3 openssl)
 node_packages=(nodejs npm)
 
 as_root() {

@@ -147,6 +147,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
     options.max_header_bytes = config.max_header_bytes;
     options.request_timeout_seconds = config.request_timeout_seconds;
     options.max_connections = config.max_connections;
+    options.tls_cert_file = config.tls_cert_file;
+    options.tls_key_file = config.tls_key_file;
     options.threads =
         config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
     http::HttpServer server(options, router);
@@ -208,6 +210,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
     http::ListenAddress actual = config.listen;
     actual.port = server.port();
     log.info("listening", {{"address", actual.to_string()},
+                           {"tls", config.tls_cert_file.empty() ? "off" : "on"},
                            {"version", kVersion},
                            {"sysroot", root.prefix()},
                            {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},

@@ -37,6 +37,8 @@ struct ServeConfig {
     int request_timeout_seconds = 5;
     size_t max_connections = 64;
     size_t max_runs_per_minute = 30;
+    std::string tls_cert_file;  // both set: serve HTTPS
+    std::string tls_key_file;
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

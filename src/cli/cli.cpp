@@ -91,6 +91,8 @@ OptionParser serve_parser() {
           "connections served or waiting at once; more wait in the kernel's backlog"},
          {"max-runs-per-minute", "N", "30",
           "runs one client address may start per minute; more get 429 (0: no limit)"},
+         {"tls-cert", "FILE", "", "PEM certificate (chain): serve HTTPS instead of HTTP"},
+         {"tls-key", "FILE", "", "PEM private key of --tls-cert"},
          {"auth-reads", "", "",
           "GET endpoints and /metrics need the token (or a trusted peer) "
           "too; /healthz never does"}});
@@ -306,6 +308,15 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     config.state_dir = options->get("state-dir");
     if (auto limits = apply_limits(*options, config); !limits)
         return usage_error(parser, limits.error().message);
+    if (options->has("tls-cert") != options->has("tls-key"))
+        return usage_error(parser, "--tls-cert and --tls-key go together");
+    for (const char* name : {"tls-cert", "tls-key"}) {
+        if (options->has(name) && !std::ifstream(options->get(name)))
+            return usage_error(parser,
+                               std::string("--") + name + ": cannot read " + options->get(name));
+    }
+    config.tls_cert_file = options->get("tls-cert");
+    config.tls_key_file = options->get("tls-key");
     config.run_on_start = runs::parse_probe_list(options->get("run-on-start"));
     auto schedule = runs::parse_schedule(options->get("schedule"));
     if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);

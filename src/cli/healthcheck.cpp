@@ -16,7 +16,10 @@ std::string default_healthcheck_url(const EnvironmentLookup& environment) {
             port = address->port;
         }
     }
-    return "http://127.0.0.1:" + std::to_string(port) + "/healthz";
+    // An agent serving TLS (HOSTPROBE_TLS_CERT set in the same container) is checked over TLS.
+    const auto cert = environment("HOSTPROBE_TLS_CERT");
+    const std::string scheme = cert && !cert->empty() ? "https" : "http";
+    return scheme + "://127.0.0.1:" + std::to_string(port) + "/healthz";
 }
 
 namespace {
@@ -38,6 +41,9 @@ std::string describe(httplib::Error error, double timeout_seconds) {
 Status check_health(const HttpUrl& url, double timeout_seconds) {
     const std::string base = url.origin();
     httplib::Client client(base);
+    // A liveness check of our own agent: its certificate is usually self-signed or names
+    // the service rather than 127.0.0.1, and nothing secret is exchanged.
+    client.enable_server_certificate_verification(false);
     const auto seconds = static_cast<time_t>(timeout_seconds);
     const auto micros = static_cast<time_t>((timeout_seconds - std::floor(timeout_seconds)) * 1e6);
     client.set_connection_timeout(seconds, micros);

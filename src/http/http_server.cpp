@@ -87,6 +87,12 @@ class PoolHandle : public httplib::TaskQueue {
     std::shared_ptr<BoundedPool> pool_;
 };
 
+std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
+    if (options.tls_cert_file.empty()) return std::make_unique<httplib::Server>();
+    return std::make_unique<httplib::SSLServer>(options.tls_cert_file.c_str(),
+                                                options.tls_key_file.c_str());
+}
+
 void send_reply(const Reply& reply, httplib::Response& response) {
     response.status = reply.status;
     for (const auto& [name, value] : reply.headers)
@@ -100,7 +106,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     : options_(std::move(options)),
       router_(std::move(router)),
       pool_(std::make_shared<BoundedPool>(options_.threads, options_.max_connections)),
-      server_(std::make_unique<httplib::Server>()) {
+      server_(make_server(options_)) {
     server_->new_task_queue = [pool = pool_] { return new PoolHandle(pool); };
     server_->set_read_timeout(options_.request_timeout_seconds, 0);
     server_->set_write_timeout(options_.request_timeout_seconds, 0);
@@ -181,6 +187,12 @@ HttpServer::~HttpServer() {
 
 Status HttpServer::bind() {
     const ListenAddress& address = options_.address;
+    if (!server_->is_valid()) {
+        return make_error(ErrorCode::invalid_argument,
+                          "cannot serve TLS with " + options_.tls_cert_file + " and " +
+                              options_.tls_key_file +
+                              ": not a PEM certificate and its private key");
+    }
     if (address.port == 0) {
         bound_port_ = server_->bind_to_any_port(address.host);
     } else if (server_->bind_to_port(address.host, address.port)) {

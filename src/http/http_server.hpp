@@ -29,6 +29,8 @@ struct ServerOptions {
     int request_timeout_seconds = 5;      // per read or write on a connection
     size_t max_connections = 64;          // served or waiting; more wait in the kernel's backlog
     AccessPolicy access;
+    std::string tls_cert_file;  // both set: HTTPS with cpp-httplib's OpenSSL server
+    std::string tls_key_file;
 };
 
 class BoundedPool;
