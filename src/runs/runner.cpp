@@ -153,13 +153,14 @@ std::optional<Run> Runner::wait(const std::string& id, std::chrono::milliseconds
 
 std::optional<Run> Runner::latest_succeeded(const std::string& probe) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::optional<Run> latest;
+    // Every scrape asks this per probe: find the newest first and copy only that one.
+    const Run* latest = nullptr;
     for (const auto& [id, entry] : runs_) {
         const Run& run = entry.run;
         if (run.probe != probe || run.state != RunState::succeeded) continue;
-        if (!latest || run.finished_at > latest->finished_at) latest = run;
+        if (!latest || run.finished_at > latest->finished_at) latest = &run;
     }
-    return latest;
+    return latest ? std::optional<Run>(*latest) : std::nullopt;
 }
 
 size_t Runner::queued_count() const {
