@@ -3,7 +3,8 @@
 # packages, builds, then runs the agent or every test.
 #
 #   scripts/setup.sh run    install, build, and start `hostprobe serve` on 0.0.0.0:9740
-#   scripts/setup.sh test   install, build (normal, ASan+UBSan, TSan), and run every test
+#   scripts/setup.sh test   install, build (normal, ASan+UBSan, TSan), run every test under
+#                           each, and the container test
 #   scripts/setup.sh build  install and build only
 set -euo pipefail
 
@@ -77,9 +78,9 @@ case "$mode" in
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=address,undefined
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure
-    # The unit tests (the runner's threads above all) under ThreadSanitizer.
-    build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=thread --target hostprobe_unit_tests
-    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ./build-tsan/tests/hostprobe_unit_tests
+    # And the whole suite again under ThreadSanitizer: the end-to-end tests run a TSan daemon.
+    build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=thread
+    TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure
     echo "setup: all tests passed" >&2
     ;;
 esac
