@@ -11,6 +11,7 @@
 #include "cli/healthcheck.hpp"
 #include "cli/run_command.hpp"
 #include "core/build_info.hpp"
+#include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
 #include "host/host_facts.hpp"
@@ -372,7 +373,7 @@ int run_cpu_command(const std::vector<std::string>& args, const EnvironmentLooku
     const SysRoot root(*sysroot);
     const host::HostFacts facts = host::collect_host_facts(root);
     if (options->is_on("json")) {
-        std::cout << report::host_json(facts).dump(2) << "\n";
+        std::cout << json_text(report::host_json(facts), 2) << "\n";
     } else {
         std::cout << report::host_text(facts);
     }

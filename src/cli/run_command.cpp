@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "app/signal_watcher.hpp"
+#include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "host/host_facts.hpp"
 #include "probes/registry.hpp"
@@ -169,7 +170,7 @@ int run_probe_command(const std::vector<std::string>& args, const EnvironmentLoo
     if (terminal) std::fputs("\n", stderr);
 
     if (line->json) {
-        std::cout << runs::to_json(run).dump(2) << "\n";
+        std::cout << json_text(runs::to_json(run), 2) << "\n";
     } else {
         std::cout << run.text_report;
     }

@@ -2,12 +2,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
+
 namespace hostprobe::http {
 
 Reply Reply::json(const nlohmann::json& value, int status) {
     Reply reply;
     reply.status = status;
-    reply.body = value.dump(2) + "\n";
+    reply.body = json_text(value, 2) + "\n";
     return reply;
 }
 

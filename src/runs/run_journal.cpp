@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 
+#include "core/json_text.hpp"
 #include "core/time_format.hpp"
 
 namespace hostprobe::runs {
@@ -42,7 +43,7 @@ std::optional<WallClock::time_point> optional_time(const json& record, const cha
 std::string event_line(const char* event, const Run& run) {
     json record = to_json(run);
     record["text_report"] = run.text_report;
-    return json{{"event", event}, {"run", record}}.dump() + "\n";
+    return json_text(json{{"event", event}, {"run", record}}) + "\n";
 }
 
 Status write_all(int fd, const std::string& text) {

@@ -65,3 +65,10 @@ TEST_CASE("errors become status codes and exceptions become 500s") {
     CHECK(boom.status == 500);
     CHECK(nlohmann::json::parse(boom.body)["error"] == "internal error: kaput");
 }
+
+TEST_CASE("a path that is not UTF-8 gets a JSON 404, not a 500") {
+    // Found by fuzz_http_api: "/v%CF%CC" decodes to bytes that nlohmann::json cannot print.
+    const Reply reply = test_router().dispatch(request("GET", "/v\xCF\xCCruns"));
+    CHECK(reply.status == 404);
+    CHECK(nlohmann::json::accept(reply.body));
+}

@@ -1,0 +1,10 @@
+#include "core/json_text.hpp"
+
+namespace hostprobe {
+
+std::string json_text(const nlohmann::json& value, int indent) {
+    return value.dump(indent, ' ', /*ensure_ascii=*/false,
+                      nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace hostprobe
