@@ -51,10 +51,15 @@ Result<json> check_integer(const ParamSpec& spec, const json& value, const std::
         !(value.is_number_float() && std::floor(value.get<double>()) == value.get<double>())) {
         return invalid(what + " must be an integer");
     }
-    const auto number = value.get<int64_t>();
-    if (auto range = check_range(spec, static_cast<double>(number), what); !range)
-        return range.error();
-    return json(number);
+    // Checked as a double first: 1e30 or 2^64-1 would not fit an int64 (a float one is
+    // undefined behaviour to convert), and no parameter needs more than 2^53.
+    const double approximate = value.get<double>();
+    if (auto range = check_range(spec, approximate, what); !range) return range.error();
+    constexpr double kLargestExact = 9007199254740992.0;  // 2^53
+    if (std::fabs(approximate) > kLargestExact) {
+        return invalid(what + " is " + number_text(approximate) + "; it must be at most 2^53");
+    }
+    return json(value.get<int64_t>());
 }
 
 Result<json> check_choice(const ParamSpec& spec, const json& value, const std::string& what) {

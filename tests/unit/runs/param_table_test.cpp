@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
+
 #include "probes/cipher/cipher_probe.hpp"
 
 using namespace hostprobe;
@@ -90,4 +92,14 @@ TEST_CASE("the table describes itself for GET /v1/probes") {
     CHECK(described[1]["max"] == 1048576);
     CHECK(described[1]["unit"] == "bytes");
     CHECK(described[0]["choices"].size() == 8);
+}
+
+TEST_CASE("integers too large for int64 are refused by range, not converted") {
+    // Found by fuzz_probe_params: "--block-sizes 15,888...8" became 8.9e29, and converting that
+    // to int64 was undefined behaviour.
+    CHECK(error_of({{"block_sizes", {8.888888e29}}}).find("it must be from 1 to 1048576 bytes") !=
+          std::string::npos);
+    CHECK(error_of({{"repetitions", std::numeric_limits<uint64_t>::max()}})
+              .find("'repetitions' is 1") != std::string::npos);
+    CHECK(error_of({{"repetitions", -1e300}}).find("'repetitions' is -1") != std::string::npos);
 }
