@@ -4,7 +4,7 @@
 #
 #   scripts/setup.sh run    install, build, and start `hostprobe serve` on 0.0.0.0:9740
 #   scripts/setup.sh test   install, build (normal, ASan+UBSan, TSan), run every test under
-#                           each, and the container test
+#                           each, the container test, and each fuzz harness for 30 s
 #   scripts/setup.sh build  install and build only
 set -euo pipefail
 
@@ -81,6 +81,8 @@ case "$mode" in
     # And the whole suite again under ThreadSanitizer: the end-to-end tests run a TSan daemon.
     build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=thread
     TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build-tsan --output-on-failure
+    # libFuzzer on every parser and on HTTP request handling, 30 s each (installs clang).
+    tests/fuzz/run.sh 30
     echo "setup: all tests passed" >&2
     ;;
 esac
