@@ -14,13 +14,24 @@ engine=""
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   engine=docker
 else
-  if ! command -v podman >/dev/null || ! command -v buildah >/dev/null; then
+  # Every package is checked, not just the podman command: a machine with podman but without
+  # netavark fails at the first RUN step ("netavark: No such file or directory").
+  wanted=(podman buildah runc mmdebstrap uidmap slirp4netns netavark aardvark-dns)
+  missing=()
+  for package in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' \
+      || missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    note "installing ${missing[*]}"
     if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        podman buildah runc mmdebstrap uidmap slirp4netns netavark aardvark-dns >/dev/null 2>&1; then
+        "${missing[@]}" >/dev/null 2>&1; then
       as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 || true
       as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        podman buildah runc mmdebstrap uidmap slirp4netns netavark aardvark-dns >/dev/null 2>&1 \
-        || { note "SKIPPED: neither docker nor podman can be installed here"; exit 0; }
+        "${missing[@]}" >/dev/null 2>&1 \
+        || { command -v podman >/dev/null && command -v buildah >/dev/null \
+             || { note "SKIPPED: neither docker nor podman can be installed here"; exit 0; }
+             note "could not install ${missing[*]}; trying without"; }
     fi
   fi
   engine=podman
