@@ -57,6 +57,9 @@ OptionParser serve_parser() {
          {"http-threads", "N", "", "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"},
          {"queue-size", "N", "16", "runs that may wait in the queue; more get 429"},
          {"history-size", "N", "100", "finished runs kept for GET /v1/runs"},
+         {"probe-nice", "N", "10",
+          "niceness of the threads that measure (0..19): the HTTP threads and the task's "
+          "application come first"},
          {"state-dir", "DIR", "",
           "keep finished runs in DIR/runs.jsonl so that a restart brings them back"},
          {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
@@ -306,6 +309,11 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         return usage_error(parser, "--history-size must be a number from 1 to 100000");
     }
     config.history_size = *history_size;
+    auto probe_nice = parse_uint64(options->get("probe-nice"));
+    if (!probe_nice || *probe_nice > 19) {
+        return usage_error(parser, "--probe-nice must be a number from 0 to 19");
+    }
+    config.probe_nice = static_cast<int>(*probe_nice);
     config.state_dir = options->get("state-dir");
     if (auto limits = apply_limits(*options, config); !limits)
         return usage_error(parser, limits.error().message);

@@ -1,5 +1,8 @@
 #include "runs/runner.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -220,6 +223,10 @@ std::optional<std::string> Runner::next_runnable() const {
 }
 
 void Runner::work() {
+    // Linux keeps niceness per thread; 0 = leave it. Failure (a seccomp profile) changes only
+    // how polite the agent is, not what it measures.
+    if (options_.probe_nice > 0)
+        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.probe_nice);
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
         work_available_.wait(lock, [this] { return stopping_ || next_runnable().has_value(); });

@@ -26,6 +26,10 @@ struct RunnerOptions {
     size_t queue_capacity = 16;
     size_t history_size = 100;
     size_t worker_threads = 2;
+    // Niceness of the threads that run probes (and of the threads probes start, which inherit
+    // it): the HTTP threads and the application sharing the task come first, so /metrics stays
+    // fast during a measurement. On an otherwise idle CPU a nice thread runs at full speed.
+    int probe_nice = 10;
 };
 
 struct RunFilter {

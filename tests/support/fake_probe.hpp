@@ -2,6 +2,9 @@
 // (or cancelled), fail, or throw, and it records how many of its runs overlapped.
 #pragma once
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -70,8 +73,11 @@ class FakeProbe final : public runs::Probe {
             changed_.wait(lock, [&] { return released_ || context.stop.stop_requested(); });
             stopped = context.stop.stop_requested();
         }
-        return runs::ProbeOutcome{
-            {{"value", params["value"]}}, "value " + params["value"].dump() + "\n", stopped};
+        // The niceness the runner gave this thread, for the runner's tests.
+        const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+        return runs::ProbeOutcome{{{"value", params["value"]}, {"nice", nice}},
+                                  "value " + params["value"].dump() + "\n",
+                                  stopped};
     }
 
     std::vector<prometheus::MetricFamily> result_metrics(const nlohmann::json&,

@@ -213,3 +213,19 @@ TEST_CASE("shutdown cancels what is queued and running, then refuses") {
     REQUIRE_FALSE(late.ok());
     CHECK(late.error().code == ErrorCode::unavailable);
 }
+
+TEST_CASE("probes run at the configured niceness, so HTTP threads come first") {
+    const int own = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    {
+        Fixture fixture({16, 100, 2, 10});
+        auto submitted = fixture.runner->submit("light", {{"value", 1}}, "api");
+        REQUIRE(submitted.ok());
+        CHECK(fixture.finished_run(submitted->id).result["nice"] == std::max(own, 10));
+    }
+    {
+        Fixture fixture({16, 100, 2, 0});  // 0: left as it is
+        auto submitted = fixture.runner->submit("light", {{"value", 1}}, "api");
+        REQUIRE(submitted.ok());
+        CHECK(fixture.finished_run(submitted->id).result["nice"] == own);
+    }
+}
