@@ -37,7 +37,7 @@ nlohmann::json to_json(const Run& run) {
             {"started_at", time_or_null(run.started_at)},
             {"finished_at", time_or_null(run.finished_at)},
             {"error", run.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(run.error)},
-            {"result", run.result}};
+            {"result", run.result.get()}};
 }
 
 }  // namespace hostprobe::runs

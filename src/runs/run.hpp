@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "core/shared_json.hpp"
 #include "core/time_format.hpp"
 
 namespace hostprobe::runs {
@@ -30,7 +31,7 @@ struct Run {
     std::optional<WallClock::time_point> started_at;
     std::optional<WallClock::time_point> finished_at;
     std::string error;
-    nlohmann::json result;  // null until there is one; "partial": true when cut short
+    core::SharedJson result;  // null until there is one; "partial": true when cut short
     std::string text_report;
     double expected_seconds = 0;
 };

@@ -47,7 +47,8 @@ std::vector<prometheus::MetricFamily> RunnerCollector::Collect() const {
     for (const auto& probe : registry_.probes()) {
         const auto latest = runner_.latest_succeeded(probe->name());
         if (!latest || !latest->finished_at) continue;
-        auto families = probe->result_metrics(latest->result, unix_seconds(*latest->finished_at));
+        auto families =
+            probe->result_metrics(latest->result.get(), unix_seconds(*latest->finished_at));
         out.insert(out.end(), std::make_move_iterator(families.begin()),
                    std::make_move_iterator(families.end()));
     }

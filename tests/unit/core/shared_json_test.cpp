@@ -1,0 +1,20 @@
+#include "core/shared_json.hpp"
+
+#include <doctest/doctest.h>
+
+using hostprobe::core::SharedJson;
+
+TEST_CASE("SharedJson: copies share one value instead of copying it") {
+    const SharedJson result(nlohmann::json{{"value", 7}, {"flags", {"aes", "avx2"}}});
+    const SharedJson copy = result;  // NOLINT(performance-unnecessary-copy-initialization)
+    CHECK(&copy.get() == &result.get());
+    CHECK(copy["value"] == 7);
+    CHECK(copy == result);
+    CHECK_THROWS_AS(copy["missing"], nlohmann::json::out_of_range);
+}
+
+TEST_CASE("SharedJson: default is null, and a null json stays null") {
+    CHECK(SharedJson().get().is_null());
+    CHECK(SharedJson(nlohmann::json()).get().is_null());
+    CHECK(SharedJson() == SharedJson(nlohmann::json()));
+}
