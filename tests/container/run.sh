@@ -15,8 +15,9 @@ if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
   engine=docker
 else
   # Every package is checked, not just the podman command: a machine with podman but without
-  # netavark fails at the first RUN step ("netavark: No such file or directory").
-  wanted=(podman buildah runc mmdebstrap uidmap slirp4netns netavark aardvark-dns)
+  # netavark, or netavark without iptables (only recommended), fails at the first RUN step
+  # ("netavark: No such file or directory").
+  wanted=(podman buildah runc mmdebstrap uidmap slirp4netns netavark aardvark-dns iptables)
   missing=()
   for package in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' \
