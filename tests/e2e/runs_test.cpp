@@ -22,22 +22,44 @@ namespace {
 
 const std::string kBinary = binary();
 
-// Waits until the process has used `seconds` of CPU time (utime+stime in /proc/<pid>/stat).
+// CPU time the process has used so far (utime+stime in /proc/<pid>/stat), in seconds.
+double cpu_seconds(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    if (text.rfind(')') == std::string::npos) return 0;
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    double ticks = 0;
+    for (int index = 3; fields >> field; ++index) {
+        if (index == 14 || index == 15) ticks += std::stod(field);
+        if (index == 15) break;
+    }
+    return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// Waits until the process has used `seconds` of CPU time.
 bool wait_for_cpu_seconds(pid_t pid, double seconds, std::chrono::milliseconds deadline) {
     const auto start = std::chrono::steady_clock::now();
-    const double ticks_per_second = static_cast<double>(sysconf(_SC_CLK_TCK));
     while (std::chrono::steady_clock::now() - start < deadline) {
-        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-        std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-        std::istringstream fields(text.substr(text.rfind(')') + 2));
-        std::string field;
-        double ticks = 0;
-        for (int index = 3; fields >> field; ++index) {
-            if (index == 14 || index == 15) ticks += std::stod(field);
-            if (index == 15) break;
-        }
-        if (ticks / ticks_per_second >= seconds) return true;
+        if (cpu_seconds(pid) >= seconds) return true;
         std::this_thread::sleep_for(20ms);
+    }
+    return false;
+}
+
+// Waits until the process's main thread blocks `signal_number` (SigBlk in /proc/<pid>/status):
+// from then on the agent's signal watcher receives it instead of the default action killing
+// the process. Slow start-ups (sanitizer builds) otherwise race with the test's signal.
+bool wait_for_signal_blocked(pid_t pid, int signal_number, std::chrono::milliseconds deadline) {
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < deadline) {
+        std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+        for (std::string line; std::getline(status, line);) {
+            if (line.rfind("SigBlk:", 0) != 0) continue;
+            const unsigned long long blocked = std::stoull(line.substr(7), nullptr, 16);
+            if ((blocked >> (signal_number - 1)) & 1ULL) return true;
+        }
+        std::this_thread::sleep_for(10ms);
     }
     return false;
 }
@@ -235,8 +257,10 @@ TEST_CASE("Ctrl-C during hostprobe run cancels and prints the partial result") {
 
     Process long_run(kBinary, {"run", "cipher", "--ciphers", "aes-128-ctr", "--block-sizes", "1024",
                                "--seconds", "60", "--threads", "1"});
-    // Interrupt only once the measurement provably runs: the process has burnt CPU time.
-    REQUIRE(wait_for_cpu_seconds(long_run.pid(), 0.2, 10s));
+    // Interrupt only once SIGINT reaches the watcher and the measurement provably runs: the
+    // process has burnt 0.2 s of CPU since (start-up alone can take that under sanitizers).
+    REQUIRE(wait_for_signal_blocked(long_run.pid(), SIGINT, 10s));
+    REQUIRE(wait_for_cpu_seconds(long_run.pid(), cpu_seconds(long_run.pid()) + 0.2, 10s));
     long_run.signal(SIGINT);
     const ExitStatus status = long_run.wait(5s);
     CHECK(status.code == 130);
