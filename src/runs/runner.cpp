@@ -291,20 +291,30 @@ void Runner::execute(const std::string& id) {
         error = "the probe failed with an unknown exception";
     }
 
-    Run snapshot;
+    Run finished;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        finished = runs_.at(id).run;
+    }
+    finished.state = state;
+    finished.error = std::move(error);
+    finished.result = std::move(result);
+    finished.text_report = std::move(text);
+    finished.finished_at = WallClock::now();
+    if (state == RunState::succeeded) finished.progress = 1;
+    // Counted and journaled before anyone can see it finished: a client that waited for the run
+    // and then scrapes /metrics (or restarts the agent) finds it there.
+    if (on_finished_) on_finished_(finished);
     {
         std::lock_guard<std::mutex> lock(mutex_);
         Entry& entry = runs_.at(id);
         --running_;
         if (probe->exclusive()) exclusive_running_ = false;
-        if (state == RunState::succeeded) entry.run.progress = 1;
-        finish(entry, state, std::move(error), std::move(result));
-        entry.run.text_report = std::move(text);
-        snapshot = entry.run;
+        entry.run = std::move(finished);
+        changed_.notify_all();
         trim_history();
         work_available_.notify_all();
     }
-    if (on_finished_) on_finished_(snapshot);
 }
 
 // Requires the lock.

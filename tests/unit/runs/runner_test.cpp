@@ -25,8 +25,12 @@ struct Fixture {
         runner = std::make_unique<Runner>(options, registry, ProbeEnvironment{root, host_state},
                                           [this](const Run& run) {
                                               {
+                                                  // As others see it while the hook runs.
+                                                  auto visible = runner->get(run.id);
                                                   std::lock_guard<std::mutex> lock(finished_mutex);
                                                   finished.push_back(run);
+                                                  if (visible)
+                                                      visible_in_hook.push_back(visible->state);
                                               }
                                               finished_changed.notify_all();
                                           });
@@ -44,6 +48,7 @@ struct Fixture {
         return *run;
     }
 
+    std::vector<RunState> visible_in_hook;  // guarded by finished_mutex
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
     host::HostState host_state{facts};
@@ -228,4 +233,15 @@ TEST_CASE("probes run at the configured niceness, so HTTP threads come first") {
         REQUIRE(submitted.ok());
         CHECK(fixture.finished_run(submitted->id).result["nice"] == own);
     }
+}
+
+TEST_CASE("the finished hook (metrics, journal) runs before the run is seen finished") {
+    Fixture fixture;
+    auto submitted = fixture.runner->submit("light", {{"value", 3}}, "api");
+    REQUIRE(submitted.ok());
+    fixture.quick->release();
+    CHECK(fixture.finished_run(submitted->id).state == RunState::succeeded);
+    std::lock_guard<std::mutex> lock(fixture.finished_mutex);
+    REQUIRE(fixture.visible_in_hook.size() == 1);
+    CHECK(fixture.visible_in_hook[0] == RunState::running);
 }
