@@ -68,8 +68,13 @@ class FakeProbe final : public runs::Probe {
             return make_error(ErrorCode::internal, "it failed on purpose");
         bool stopped = false;
         if (params["block"].get<bool>()) {
+            // The callback takes the mutex so that its wake-up cannot fall between the waiter's
+            // check and its sleep; it is made before the lock so it may run at once.
+            std::stop_callback wake(context.stop, [this] {
+                { std::lock_guard<std::mutex> barrier(mutex_); }
+                changed_.notify_all();
+            });
             std::unique_lock<std::mutex> lock(mutex_);
-            std::stop_callback wake(context.stop, [this] { changed_.notify_all(); });
             changed_.wait(lock, [&] { return released_ || context.stop.stop_requested(); });
             stopped = context.stop.stop_requested();
         }
