@@ -17,9 +17,27 @@ std::string location(const runs::Run& run) {
 }
 
 http::Reply run_reply(const runs::Run& run, int status) {
-    http::Reply reply = http::Reply::json(runs::to_json(run), status);
+    http::Reply reply = http::Reply::json_from_text(runs::to_json_text(run), status);
     reply.headers.emplace_back("Location", location(run));
     return reply;
+}
+
+// {"runs": [...]} printed as json_text would print it, from each run's own text.
+// {"runs": [...]} printed as json_text would print it, from each run's own text.
+std::string runs_list_text(const std::vector<runs::Run>& listed) {
+    if (listed.empty()) return "{\n  \"runs\": []\n}";
+    size_t size = 64;
+    for (const auto& run : listed)
+        size += run.result.pretty_text().size() * 5 / 4 + 1024;  // deeper indentation, envelope
+    std::string text;
+    text.reserve(size);
+    text += "{\n  \"runs\": [";
+    for (size_t i = 0; i < listed.size(); ++i) {
+        text += i == 0 ? "\n    " : ",\n    ";
+        runs::append_json_text(text, listed[i], 4);
+    }
+    text += "\n  ]\n}";
+    return text;
 }
 
 std::optional<std::string> query(const httplib::Request& request, const char* name) {
@@ -109,10 +127,7 @@ Result<http::Reply> list_runs(const RunsApiContext& context, const http::RouteRe
         }
         filter.limit = *parsed;
     }
-    json listed = json::array();
-    for (const auto& run : context.runner.list(filter))
-        listed.push_back(runs::to_json(run));
-    return http::Reply::json({{"runs", std::move(listed)}});
+    return http::Reply::json_from_text(runs_list_text(context.runner.list(filter)));
 }
 
 Result<http::Reply> cancel_run(const RunsApiContext& context, const http::RouteRequest& request) {

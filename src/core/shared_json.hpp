@@ -1,11 +1,11 @@
-// An immutable JSON value whose copies share one allocation. A finished run's result is copied
-// out of the runner for every listing and every scrape; deep copies of it under the runner's
-// lock made GET /v1/runs slow and grew the heap under load.
+// An immutable JSON value whose copies share one allocation, with its pretty-printed text made
+// once. A finished run's result is copied out of the runner for every listing and every scrape;
+// deep copies and re-serialization of it made GET /v1/runs slow and grew the heap under load.
 #pragma once
 
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <utility>
+#include <string>
 
 namespace hostprobe::core {
 
@@ -13,10 +13,9 @@ class SharedJson {
   public:
     SharedJson() = default;  // null
     // Implicit: a result is assigned from the json a probe built.
-    SharedJson(nlohmann::json value)  // NOLINT(google-explicit-constructor)
-        : value_(std::make_shared<const nlohmann::json>(std::move(value))) {}
+    SharedJson(nlohmann::json value);  // NOLINT(google-explicit-constructor)
 
-    const nlohmann::json& get() const { return value_ ? *value_ : null_value(); }
+    const nlohmann::json& get() const;
     operator const nlohmann::json&() const { return get(); }  // NOLINT(google-explicit-constructor)
     template <typename Key>
     const nlohmann::json& operator[](const Key& key) const {
@@ -24,12 +23,15 @@ class SharedJson {
     }
     bool operator==(const SharedJson& other) const { return get() == other.get(); }
 
+    // The value as json_text(value, 2) prints it, starting at column 0.
+    const std::string& pretty_text() const;
+
   private:
-    static const nlohmann::json& null_value() {
-        static const nlohmann::json null;
-        return null;
-    }
-    std::shared_ptr<const nlohmann::json> value_;
+    struct Payload {
+        nlohmann::json value;
+        std::string pretty_text;
+    };
+    std::shared_ptr<const Payload> payload_;
 };
 
 }  // namespace hostprobe::core

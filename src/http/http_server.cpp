@@ -93,11 +93,13 @@ std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
                                                 options.tls_key_file.c_str());
 }
 
-void send_reply(const Reply& reply, httplib::Response& response) {
+// The body is moved, not copied: a listing can be hundreds of KiB.
+void send_reply(Reply reply, httplib::Response& response) {
     response.status = reply.status;
     for (const auto& [name, value] : reply.headers)
         response.set_header(name, value);
-    response.set_content(reply.body, reply.content_type);
+    response.set_header("Content-Type", reply.content_type);
+    response.body = std::move(reply.body);
 }
 
 }  // namespace
@@ -144,7 +146,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
                 Reply reply = error_reply(denial->status, denial->message);
                 if (denial->www_authenticate)
                     reply.headers.emplace_back("WWW-Authenticate", *denial->www_authenticate);
-                send_reply(reply, response);
+                send_reply(std::move(reply), response);
                 return httplib::Server::HandlerResponse::Handled;
             }
             const bool announces_body =

@@ -13,6 +13,14 @@ Reply Reply::json(const nlohmann::json& value, int status) {
     return reply;
 }
 
+Reply Reply::json_from_text(std::string text, int status) {
+    Reply reply;
+    reply.status = status;
+    reply.body = std::move(text);
+    reply.body += "\n";
+    return reply;
+}
+
 Reply Reply::text(std::string body, std::string content_type) {
     Reply reply;
     reply.content_type = std::move(content_type);

@@ -17,6 +17,8 @@ struct Reply {
     std::vector<std::pair<std::string, std::string>> headers;
 
     static Reply json(const nlohmann::json& value, int status = 200);
+    // JSON the caller has already printed (pretty, like json()); a newline is added.
+    static Reply json_from_text(std::string text, int status = 200);
     static Reply text(std::string body, std::string content_type = "text/plain; charset=utf-8");
 };
 

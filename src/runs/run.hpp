@@ -37,5 +37,9 @@ struct Run {
 };
 
 nlohmann::json to_json(const Run& run);
+// json_text(to_json(run), 2) with every line after the first indented by `indent` more spaces,
+// made without copying the result: its cached text is spliced in. Listings append to one body.
+std::string to_json_text(const Run& run, size_t indent = 0);
+void append_json_text(std::string& out, const Run& run, size_t indent);
 
 }  // namespace hostprobe::runs

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include "core/json_text.hpp"
 #include "support/fake_probe.hpp"
 #include "support/paths.hpp"
 
@@ -171,4 +172,19 @@ TEST_CASE("GET /v1/probes describes every probe from its parameter table") {
     CHECK(probes[0]["name"] == "measure");
     CHECK(probes[0]["exclusive"] == true);
     CHECK(probes[0]["params"][3]["max"] == 100);
+}
+
+TEST_CASE("GET /v1/runs prints the same JSON, byte for byte, as a pretty dump of it would") {
+    Api api;
+    const std::string empty = api.send("GET", "/v1/runs").body;
+    CHECK(empty == "{\n  \"runs\": []\n}\n");
+    api.fake->release();
+    for (int value : {3, 4})
+        api.send("POST", "/v1/runs?wait=10",
+                 R"({"probe": "measure", "params": {"value": )" + std::to_string(value) + "}}");
+    const std::string body = api.send("GET", "/v1/runs").body;
+    const json listed = json::parse(body);
+    REQUIRE(listed["runs"].size() == 2);
+    CHECK(listed["runs"][0]["result"]["value"] == 4);
+    CHECK(body == json_text(listed, 2) + "\n");
 }

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "core/json_text.hpp"
+
 using hostprobe::core::SharedJson;
 
 TEST_CASE("SharedJson: copies share one value instead of copying it") {
@@ -17,4 +19,12 @@ TEST_CASE("SharedJson: default is null, and a null json stays null") {
     CHECK(SharedJson().get().is_null());
     CHECK(SharedJson(nlohmann::json()).get().is_null());
     CHECK(SharedJson() == SharedJson(nlohmann::json()));
+}
+
+TEST_CASE("SharedJson: its pretty text is made once and matches json_text, even for odd bytes") {
+    const nlohmann::json value{{"model", "Graviton\n2 \"x\""}, {"raw", std::string("a\xff")}};
+    const SharedJson result(value);
+    CHECK(result.pretty_text() == hostprobe::json_text(value, 2));
+    CHECK(&SharedJson(result).pretty_text() == &result.pretty_text());
+    CHECK(SharedJson().pretty_text() == "null");
 }
