@@ -21,6 +21,7 @@
 #include "metrics/host_collector.hpp"
 #include "probes/registry.hpp"
 #include "probes/storage/test_files.hpp"
+#include "runs/latest_result_metrics.hpp"
 #include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
@@ -136,7 +137,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
     exposition.add(std::make_shared<metrics::BuildInfoCollector>());
     exposition.add(std::make_shared<metrics::HostCollector>(root, host_state));
     exposition.add(run_metrics.registry());
-    exposition.add(std::make_shared<runs::RunnerCollector>(runner, registry));
+    exposition.add(std::make_shared<runs::RunnerCollector>(runner));
+    exposition.add(std::make_shared<const runs::LatestResultMetrics>(runner, registry));
 
     const api::HostApiContext host_context{root, host_state, exposition, started};
     api::RateLimiter run_creations(config.max_runs_per_minute);

@@ -10,6 +10,10 @@ void Exposition::add(std::shared_ptr<prometheus::Collectable> collectable) {
     collectables_.push_back(std::move(collectable));
 }
 
+void Exposition::add(std::shared_ptr<const TextSource> source) {
+    sources_.push_back(std::move(source));
+}
+
 std::string Exposition::render() const {
     std::vector<prometheus::MetricFamily> families;
     for (const auto& collectable : collectables_) {
@@ -19,7 +23,10 @@ std::string Exposition::render() const {
     }
     std::ostringstream out;
     prometheus::TextSerializer().Serialize(out, families);
-    return out.str();
+    std::string text = std::move(out).str();
+    for (const auto& source : sources_)
+        source->append_to(text);
+    return text;
 }
 
 }  // namespace hostprobe::metrics

@@ -35,8 +35,7 @@ void RunMetrics::record_finished(const Run& run) {
     }
 }
 
-RunnerCollector::RunnerCollector(const Runner& runner, const ProbeRegistry& registry)
-    : runner_(runner), registry_(registry) {}
+RunnerCollector::RunnerCollector(const Runner& runner) : runner_(runner) {}
 
 std::vector<prometheus::MetricFamily> RunnerCollector::Collect() const {
     std::vector<prometheus::MetricFamily> out;
@@ -44,14 +43,6 @@ std::vector<prometheus::MetricFamily> RunnerCollector::Collect() const {
                              .add(static_cast<double>(runner_.queued_count())));
     metrics::append(out, metrics::gauge("hostprobe_runs_running", "Runs executing now.")
                              .add(static_cast<double>(runner_.running_count())));
-    for (const auto& probe : registry_.probes()) {
-        const auto latest = runner_.latest_succeeded(probe->name());
-        if (!latest || !latest->finished_at) continue;
-        auto families =
-            probe->result_metrics(latest->result.get(), unix_seconds(*latest->finished_at));
-        out.insert(out.end(), std::make_move_iterator(families.begin()),
-                   std::make_move_iterator(families.end()));
-    }
     return out;
 }
 

@@ -1,5 +1,4 @@
-// Metrics about runs (counts, durations, queue) and the result gauges of each probe's last
-// completed run.
+// Metrics about runs: counts, durations, the queue.
 #pragma once
 
 #include <prometheus/collectable.h>
@@ -34,16 +33,15 @@ class RunMetrics {
     prometheus::Family<prometheus::Gauge>& last_run_;
 };
 
-// hostprobe_runs_queued, hostprobe_runs_running and every probe's result gauges, read from
-// the runner at scrape time.
+// hostprobe_runs_queued and hostprobe_runs_running, read from the runner at scrape time (the
+// result gauges are LatestResultMetrics').
 class RunnerCollector final : public prometheus::Collectable {
   public:
-    RunnerCollector(const Runner& runner, const ProbeRegistry& registry);
+    explicit RunnerCollector(const Runner& runner);
     std::vector<prometheus::MetricFamily> Collect() const override;
 
   private:
     const Runner& runner_;
-    const ProbeRegistry& registry_;
 };
 
 }  // namespace hostprobe::runs

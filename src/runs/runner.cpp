@@ -154,16 +154,16 @@ std::optional<Run> Runner::wait(const std::string& id, std::chrono::milliseconds
     return it->second.run;
 }
 
-std::optional<Run> Runner::latest_succeeded(const std::string& probe) const {
+std::optional<std::string> Runner::latest_succeeded_id(const std::string& probe) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    // Every scrape asks this per probe: find the newest first and copy only that one.
+    // Every scrape asks this per probe: no run is copied.
     const Run* latest = nullptr;
     for (const auto& [id, entry] : runs_) {
         const Run& run = entry.run;
         if (run.probe != probe || run.state != RunState::succeeded) continue;
         if (!latest || run.finished_at > latest->finished_at) latest = &run;
     }
-    return latest ? std::optional<Run>(*latest) : std::nullopt;
+    return latest ? std::optional<std::string>(latest->id) : std::nullopt;
 }
 
 size_t Runner::queued_count() const {

@@ -72,8 +72,8 @@ class Runner {
     Result<Run> cancel(const std::string& id);
     // The run once finished, or as it is when the timeout passes; empty for an unknown id.
     std::optional<Run> wait(const std::string& id, std::chrono::milliseconds timeout) const;
-    // The newest succeeded run of a probe, for its result metrics.
-    std::optional<Run> latest_succeeded(const std::string& probe) const;
+    // The id of a probe's newest succeeded run, for its result metrics.
+    std::optional<std::string> latest_succeeded_id(const std::string& probe) const;
 
     size_t queued_count() const;
     size_t running_count() const;

@@ -28,6 +28,7 @@
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
 #include "probes/registry.hpp"
+#include "runs/latest_result_metrics.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
 
@@ -76,7 +77,8 @@ struct Service {
         exposition.add(std::make_shared<metrics::BuildInfoCollector>());
         exposition.add(std::make_shared<metrics::HostCollector>(daemon.root, daemon.host));
         exposition.add(run_metrics.registry());
-        exposition.add(std::make_shared<runs::RunnerCollector>(runner, daemon.registry));
+        exposition.add(std::make_shared<runs::RunnerCollector>(runner));
+        exposition.add(std::make_shared<const runs::LatestResultMetrics>(runner, daemon.registry));
         api::add_host_routes(router, host_context);
         api::add_runs_routes(router, runs_context);
         api::add_index_route(router);

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "metrics/family_builder.hpp"
 #include "runs/probe.hpp"
 
 namespace hostprobe::testing {
@@ -85,10 +86,16 @@ class FakeProbe final : public runs::Probe {
                                   stopped};
     }
 
-    std::vector<prometheus::MetricFamily> result_metrics(const nlohmann::json&,
+    // hostprobe_fake_value{probe} = the result's value; counts how often it was asked.
+    std::vector<prometheus::MetricFamily> result_metrics(const nlohmann::json& result,
                                                          double) const override {
-        return {};
+        ++metrics_built_;
+        std::vector<prometheus::MetricFamily> families;
+        metrics::append(families, metrics::gauge("hostprobe_fake_value", "the echoed value")
+                                      .add(result.value("value", 0.0), {{"probe", name_}}));
+        return families;
     }
+    int metrics_built() const { return metrics_built_; }
 
     // Lets every blocked run (and later ones) finish.
     void release() {
@@ -119,6 +126,7 @@ class FakeProbe final : public runs::Probe {
     bool released_ = false;
     mutable std::atomic<int> running_{0};
     mutable std::atomic<int> max_running_{0};
+    mutable std::atomic<int> metrics_built_{0};
 };
 
 }  // namespace hostprobe::testing

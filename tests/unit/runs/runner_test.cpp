@@ -203,7 +203,7 @@ TEST_CASE("history keeps the newest finished runs; listing filters and is newest
     CHECK_FALSE(fixture.runner->get(ids[0]).has_value());
     CHECK(fixture.runner->list({.probe = "measure"}).empty());
     CHECK(fixture.runner->list({.state = RunState::succeeded, .limit = 2}).size() == 2);
-    CHECK(fixture.runner->latest_succeeded("light")->id == ids[4]);
+    CHECK(fixture.runner->latest_succeeded_id("light") == ids[4]);
 }
 
 TEST_CASE("shutdown cancels what is queued and running, then refuses") {
