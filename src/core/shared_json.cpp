@@ -4,31 +4,16 @@
 
 namespace hostprobe::core {
 
-namespace {
+SharedJson::SharedJson(const nlohmann::json& value)
+    : pretty_text_(std::make_shared<const std::string>(json_text(value, 2))) {}
 
-const nlohmann::json& null_json() {
-    static const nlohmann::json null;
-    return null;
-}
-
-const std::string& null_text() {
-    static const std::string text = "null";
-    return text;
-}
-
-}  // namespace
-
-SharedJson::SharedJson(nlohmann::json value) {
-    std::string text = json_text(value, 2);
-    payload_ = std::make_shared<const Payload>(Payload{std::move(value), std::move(text)});
-}
-
-const nlohmann::json& SharedJson::get() const {
-    return payload_ ? payload_->value : null_json();
+nlohmann::json SharedJson::get() const {
+    return pretty_text_ ? nlohmann::json::parse(*pretty_text_) : nlohmann::json();
 }
 
 const std::string& SharedJson::pretty_text() const {
-    return payload_ ? payload_->pretty_text : null_text();
+    static const std::string null_text = "null";
+    return pretty_text_ ? *pretty_text_ : null_text;
 }
 
 }  // namespace hostprobe::core

@@ -1,6 +1,8 @@
-// An immutable JSON value whose copies share one allocation, with its pretty-printed text made
-// once. A finished run's result is copied out of the runner for every listing and every scrape;
-// deep copies and re-serialization of it made GET /v1/runs slow and grew the heap under load.
+// An immutable JSON value kept as its pretty-printed text, shared by every copy. A finished run's
+// result is copied out of the runner for every listing and scrape, and each run in the history
+// keeps one: as text it is about a quarter of the heap a parsed tree takes, listings splice it
+// in without printing it again, and the few callers that need the tree (the journal, result
+// metrics once per run) parse it.
 #pragma once
 
 #include <memory>
@@ -13,25 +15,22 @@ class SharedJson {
   public:
     SharedJson() = default;  // null
     // Implicit: a result is assigned from the json a probe built.
-    SharedJson(nlohmann::json value);  // NOLINT(google-explicit-constructor)
+    SharedJson(const nlohmann::json& value);  // NOLINT(google-explicit-constructor)
 
-    const nlohmann::json& get() const;
-    operator const nlohmann::json&() const { return get(); }  // NOLINT(google-explicit-constructor)
+    // Parsed afresh on every call.
+    nlohmann::json get() const;
+    operator nlohmann::json() const { return get(); }  // NOLINT(google-explicit-constructor)
     template <typename Key>
-    const nlohmann::json& operator[](const Key& key) const {
+    nlohmann::json operator[](const Key& key) const {
         return get().at(key);
     }
-    bool operator==(const SharedJson& other) const { return get() == other.get(); }
+    bool operator==(const SharedJson& other) const { return pretty_text() == other.pretty_text(); }
 
     // The value as json_text(value, 2) prints it, starting at column 0.
     const std::string& pretty_text() const;
 
   private:
-    struct Payload {
-        nlohmann::json value;
-        std::string pretty_text;
-    };
-    std::shared_ptr<const Payload> payload_;
+    std::shared_ptr<const std::string> pretty_text_;
 };
 
 }  // namespace hostprobe::core
