@@ -223,10 +223,12 @@ std::optional<std::string> Runner::next_runnable() const {
 }
 
 void Runner::work() {
-    // Linux keeps niceness per thread; 0 = leave it. Failure (a seccomp profile) changes only
-    // how polite the agent is, not what it measures.
-    if (options_.probe_nice > 0)
-        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), options_.probe_nice);
+    // Linux keeps niceness per thread; 0 = leave it. Only ever raised: an agent started nicer
+    // than that (nice -n 15) stays so, even with CAP_SYS_NICE. Failure (a seccomp profile)
+    // changes only how polite the agent is, not what it measures.
+    const auto thread = static_cast<id_t>(gettid());
+    if (options_.probe_nice > getpriority(PRIO_PROCESS, thread))
+        (void)setpriority(PRIO_PROCESS, thread, options_.probe_nice);
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
         work_available_.wait(lock, [this] { return stopping_ || next_runnable().has_value(); });

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <thread>
+
 #include "support/fake_probe.hpp"
 #include "support/paths.hpp"
 
@@ -233,6 +235,22 @@ TEST_CASE("probes run at the configured niceness, so HTTP threads come first") {
         REQUIRE(submitted.ok());
         CHECK(fixture.finished_run(submitted->id).result["nice"] == own);
     }
+}
+
+TEST_CASE("an agent already nicer than --probe-nice is not made less nice") {
+    int seen = -100;
+    // Threads inherit their creator's niceness; this one stands for `nice -n 15 hostprobe`.
+    std::thread nicer([&] {
+        // No REQUIRE off the main thread: a failure leaves `seen` at -100.
+        if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 15) != 0) return;
+        Fixture fixture({16, 100, 2, 10});
+        auto submitted = fixture.runner->submit("light", {{"value", 1}}, "api");
+        if (!submitted.ok()) return;
+        if (auto run = fixture.runner->wait(submitted->id, 10s))
+            seen = run->result.get().value("nice", -100);
+    });
+    nicer.join();
+    CHECK(seen == 15);
 }
 
 TEST_CASE("the finished hook (metrics, journal) runs before the run is seen finished") {
