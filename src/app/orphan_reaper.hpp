@@ -5,26 +5,13 @@
 
 #include <sys/types.h>
 
-#include <mutex>
-#include <set>
 #include <vector>
+
+#include "core/owned_children.hpp"
 
 namespace hostprobe::app {
 
-// Children that hostprobe forks itself and waits for by pid: the reaper leaves them alone.
-// Fork while holding claim_lock() and claim before releasing it, so the reaper cannot see the
-// child in between.
-class OwnedChildren {
-  public:
-    std::unique_lock<std::mutex> claim_lock() const { return std::unique_lock(mutex_); }
-    void claim(pid_t pid, const std::unique_lock<std::mutex>& held);
-    void release(pid_t pid);
-    bool owns(pid_t pid, const std::unique_lock<std::mutex>& held) const;
-
-  private:
-    mutable std::mutex mutex_;
-    std::set<pid_t> pids_;
-};
+using core::OwnedChildren;
 
 // The direct children of this process (every thread's), from /proc/self/task/*/children.
 std::vector<pid_t> current_children();
