@@ -114,6 +114,12 @@ Result<json> check_value(const ParamSpec& spec, const json& value) {
             if (!value.is_number())
                 return invalid(what + " must be \"auto\" or an integer " + range_text(spec));
             return check_integer(spec, value, what);
+        case ParamType::auto_or_integer_list:
+            if (value.is_string() && value.get<std::string>() == "auto") return value;
+            if (!value.is_array())
+                return invalid(what + " must be \"auto\" or a list of integers " +
+                               range_text(spec));
+            return check_list(spec, value, check_integer);
         case ParamType::byte_size: {
             if (value.is_string()) {
                 auto bytes = parse_byte_size(value.get<std::string>());
@@ -151,6 +157,9 @@ Result<json> from_text(const ParamSpec& spec, const std::string& text) {
         case ParamType::auto_or_integer:
             if (trim(text) == "auto") return json("auto");
             return number(text);
+        case ParamType::auto_or_integer_list:
+            if (trim(text) == "auto") return json("auto");
+            [[fallthrough]];
         case ParamType::integer_list:
         case ParamType::choice_list: {
             json items = json::array();
@@ -188,6 +197,7 @@ const char* to_string(ParamType type) {
         case ParamType::integer_list: return "integer list";
         case ParamType::choice_list: return "choice list";
         case ParamType::auto_or_integer: return "\"auto\" or integer";
+        case ParamType::auto_or_integer_list: return "\"auto\" or integer list";
         case ParamType::byte_size: return "size";
     }
     return "unknown";
@@ -248,7 +258,8 @@ json ParamTable::describe() const {
         if (spec.min) entry["min"] = *spec.min;
         if (spec.max) entry["max"] = *spec.max;
         if (!spec.choices.empty()) entry["choices"] = spec.choices;
-        if (spec.type == ParamType::integer_list || spec.type == ParamType::choice_list) {
+        if (spec.type == ParamType::integer_list || spec.type == ParamType::choice_list ||
+            spec.type == ParamType::auto_or_integer_list) {
             entry["max_items"] = spec.max_items;
         }
         if (!spec.unit.empty()) entry["unit"] = spec.unit;

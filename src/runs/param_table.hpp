@@ -17,11 +17,12 @@ enum class ParamType {
     number,
     boolean,
     string,
-    choice,           // one of `choices`
-    integer_list,     // each within [min, max]
-    choice_list,      // each one of `choices`
-    auto_or_integer,  // "auto" or an integer within [min, max]
-    byte_size,        // an integer of bytes or fio-style text ("16k"), within [min, max] bytes
+    choice,                // one of `choices`
+    integer_list,          // each within [min, max]
+    choice_list,           // each one of `choices`
+    auto_or_integer,       // "auto" or an integer within [min, max]
+    auto_or_integer_list,  // "auto" or an integer_list
+    byte_size,             // an integer of bytes or fio-style text ("16k"), within [min, max] bytes
 };
 
 struct ParamSpec {

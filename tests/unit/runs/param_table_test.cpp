@@ -103,3 +103,25 @@ TEST_CASE("integers too large for int64 are refused by range, not converted") {
               .find("'repetitions' is 1") != std::string::npos);
     CHECK(error_of({{"repetitions", -1e300}}).find("'repetitions' is -1") != std::string::npos);
 }
+
+TEST_CASE("\"auto\" or an integer list: either form, from JSON and from command-line text") {
+    const ParamTable table({ParamSpec{.name = "copies",
+                                      .type = ParamType::auto_or_integer_list,
+                                      .default_value = "auto",
+                                      .description = "copies",
+                                      .min = 1,
+                                      .max = 64,
+                                      .max_items = 4}});
+    CHECK((*table.normalize(json::object()))["copies"] == "auto");
+    CHECK((*table.normalize({{"copies", {1, 8, 1}}}))["copies"] == json{1, 8});
+    CHECK((*table.normalize_text({{"copies", "auto"}}))["copies"] == "auto");
+    CHECK((*table.normalize_text({{"copies", "1,2"}}))["copies"] == json{1, 2});
+    const auto word = table.normalize({{"copies", "all"}});
+    REQUIRE_FALSE(word.ok());
+    CHECK(word.error().message.find("\"auto\" or a list of integers") != std::string::npos);
+    CHECK_FALSE(table.normalize({{"copies", {65}}}).ok());
+    CHECK_FALSE(table.normalize({{"copies", json::array()}}).ok());
+    CHECK_FALSE(table.normalize({{"copies", {1, 2, 3, 4, 5}}}).ok());
+    CHECK(table.describe()[0]["type"] == "\"auto\" or integer list");
+    CHECK(table.describe()[0]["max_items"] == 4);
+}
