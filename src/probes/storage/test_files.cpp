@@ -17,7 +17,9 @@ std::string errno_text(const std::string& what) {
 }
 
 // Removes every entry of a directory opened from `parent`, then the directory.
-void remove_directory_at(int parent, const std::string& name) {
+// Subdirectories (the system probe's shell work) go too, a few levels deep; symlinks are
+// removed, never followed.
+void remove_directory_at(int parent, const std::string& name, int depth = 0) {
     const int fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         if (DIR* dir = ::fdopendir(fd)) {
@@ -26,8 +28,10 @@ void remove_directory_at(int parent, const std::string& name) {
                 const std::string entry_name = entry->d_name;
                 if (entry_name != "." && entry_name != "..") entries.push_back(entry_name);
             }
-            for (const auto& entry : entries)
-                ::unlinkat(::dirfd(dir), entry.c_str(), 0);
+            for (const auto& entry : entries) {
+                if (::unlinkat(::dirfd(dir), entry.c_str(), 0) != 0 && errno == EISDIR && depth < 4)
+                    remove_directory_at(::dirfd(dir), entry, depth + 1);
+            }
             ::closedir(dir);  // closes fd
         } else {
             ::close(fd);
