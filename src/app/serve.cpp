@@ -89,7 +89,10 @@ int run_serve(const ServeConfig& config, Logger& log) {
     const host::HostFacts& facts = *startup_facts;
     for (const auto& warning : facts.warnings)
         log.warn(warning);
-    const runs::ProbeRegistry registry = probes::builtin_probes(config.storage);
+    // The children probes fork: as PID 1 the orphan reaper must leave them to the probe.
+    OwnedChildren owned_children;
+    const runs::ProbeRegistry registry = probes::builtin_probes(
+        config.storage, {config.system_shell, "/proc/self/exe", &owned_children});
     // Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
     for (const auto& directory : config.storage.allowed_dirs)
         probes::remove_stale_test_files(directory, log);
@@ -182,7 +185,6 @@ int run_serve(const ServeConfig& config, Logger& log) {
     // Before any thread starts, so that only the watcher receives the signals. Stop accepting
     // first, then cancel runs so that requests waiting on them (?wait=) return promptly.
     // As a container's PID 1 we inherit its orphans; their zombies are ours to reap.
-    OwnedChildren owned_children;
     std::function<void()> reap;
     if (getpid() == 1) {
         reap = [&] {

@@ -23,7 +23,8 @@ struct ServeConfig {
     size_t http_threads = 0;  // 0: sized from the CPU budget
     size_t queue_size = 16;
     size_t history_size = 100;
-    int probe_nice = 10;  // niceness of the probe threads (0..19)
+    int probe_nice = 10;                   // niceness of the probe threads (0..19)
+    std::string system_shell = "/bin/sh";  // for the system probe's shell tests; empty: skip them
     std::vector<std::string> run_on_start;
     std::vector<runs::ScheduleEntry> schedule;
     nlohmann::json scheduled_params = nlohmann::json::object();  // probe name -> params

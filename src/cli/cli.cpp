@@ -37,8 +37,8 @@ const char* kTopUsage =
     "  serve        run the agent: REST API, JSON and Prometheus metrics\n"
     "  cpu          identify the CPU, topology, caches, hypervisor and cgroup limits (like lscpu)\n"
     "  healthcheck  exit 0 when a local agent answers /healthz (for container health checks)\n"
-    "  run          run a probe in the foreground (cpu, cipher, disk, files): hostprobe run "
-    "--help\n"
+    "  run          run a probe in the foreground (cpu, cipher, disk, files, system): hostprobe "
+    "run --help\n"
     "\n"
     "Run 'hostprobe <command> --help' for a command's options.\n"
     "  --help       this text\n"
@@ -60,6 +60,8 @@ OptionParser serve_parser() {
          {"probe-nice", "N", "10",
           "niceness of the threads that measure (0..19): the HTTP threads and the task's "
           "application come first"},
+         {"system-shell", "PATH", "/bin/sh",
+          "the shell the system probe's shell tests run; empty or missing: they are skipped"},
          {"state-dir", "DIR", "",
           "keep finished runs in DIR/runs.jsonl so that a restart brings them back"},
          {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
@@ -314,6 +316,7 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         return usage_error(parser, "--probe-nice must be a number from 0 to 19");
     }
     config.probe_nice = static_cast<int>(*probe_nice);
+    config.system_shell = options->get("system-shell");
     config.state_dir = options->get("state-dir");
     if (auto limits = apply_limits(*options, config); !limits)
         return usage_error(parser, limits.error().message);

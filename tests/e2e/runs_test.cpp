@@ -92,7 +92,7 @@ TEST_CASE("a cipher run over HTTP: wait for it, read it as JSON, text and metric
 
     auto probes = client.Get("/v1/probes");
     REQUIRE(probes);
-    CHECK(json::parse(probes->body)["probes"].size() == 4);
+    CHECK(json::parse(probes->body)["probes"].size() == 5);
 
     auto metrics = client.Get("/metrics");
     REQUIRE(metrics);
@@ -118,7 +118,7 @@ TEST_CASE("bad input over HTTP") {
     REQUIRE(unknown_probe);
     CHECK(unknown_probe->status == 404);
     CHECK(json::parse(unknown_probe->body)["error"] ==
-          "unknown probe 'gpu'; probes: cpu, cipher, disk, files");
+          "unknown probe 'gpu'; probes: cpu, cipher, disk, files, system");
     auto malformed = client.Post("/v1/runs", "{\"probe\": \"cipher\",", "application/json");
     REQUIRE(malformed);
     CHECK(malformed->status == 400);

@@ -1,0 +1,254 @@
+#include "probes/system/system_probe.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "core/strings.hpp"
+#include "metrics/family_builder.hpp"
+#include "probes/system/system_index.hpp"
+#include "probes/system/system_measurement.hpp"
+#include "probes/system/system_report.hpp"
+#include "probes/system/work_directory.hpp"
+
+namespace hostprobe::probes {
+
+namespace {
+
+using nlohmann::json;
+using runs::ParamSpec;
+using runs::ParamType;
+
+constexpr const char* kNote =
+    "UnixBench-style: the tests and baselines of UnixBench 5.1.3's index, run inside hostprobe "
+    "(its own Dhrystone 2.1 and Whetstone, its own binary for execl). Scores are comparable in "
+    "kind with UnixBench's, not identical.";
+
+// The largest file pair one copy of a file_copy test writes: 4096 x 8000 bytes, twice.
+constexpr uint64_t kFileCopyBytesPerCopy = uint64_t{2} * 4096 * 8000;
+
+std::vector<const SystemTestSpec*> selected_tests(const json& selectors) {
+    std::vector<const SystemTestSpec*> tests;
+    for (const auto& spec : system_test_specs()) {
+        for (const auto& selector : selectors) {
+            if (selector.get<std::string>() == spec.selector) tests.push_back(&spec);
+        }
+    }
+    return tests;
+}
+
+bool selects(const json& selectors, const char* selector) {
+    return std::find(selectors.begin(), selectors.end(), selector) != selectors.end();
+}
+
+json test_json(const SystemMeasurement& m) {
+    return {{"name", m.test->name},
+            {"title", m.test->title},
+            {"copies", m.copies},
+            {"value", m.value},
+            {"unit", m.test->unit},
+            {"baseline", m.test->baseline},
+            {"index", index_value(m.value, m.test->baseline)},
+            {"seconds", m.seconds},
+            {"valid", m.valid}};
+}
+
+json skipped_json(const SystemTestSpec& test, size_t copies, const std::string& reason) {
+    return {{"name", test.name}, {"title", test.title}, {"copies", copies}, {"reason", reason}};
+}
+
+// result.index{copies: score} and how many tests each score averages.
+void add_index(json& result, const std::vector<size_t>& copies) {
+    json scores = json::object();
+    json counts = json::object();
+    bool complete = true;
+    for (size_t count : copies) {
+        std::vector<double> values;
+        for (const auto& test : result["tests"]) {
+            if (test["copies"] == count) values.push_back(test["index"].get<double>());
+        }
+        const auto score = index_score(values);
+        scores[std::to_string(count)] = score ? json(*score) : json(nullptr);
+        counts[std::to_string(count)] = values.size();
+        complete = complete && values.size() == system_test_specs().size();
+    }
+    result["index"] = std::move(scores);
+    result["index_tests"] = std::move(counts);
+    result["index_partial"] = !complete;
+}
+
+}  // namespace
+
+std::vector<size_t> system_copies(const json& copies_param, uint32_t budget_workers) {
+    if (copies_param.is_string()) {
+        std::vector<size_t> copies{1};
+        if (budget_workers > 1) copies.push_back(budget_workers);
+        return copies;
+    }
+    return copies_param.get<std::vector<size_t>>();
+}
+
+SystemProbe::SystemProbe(StoragePolicy policy, SystemProbeOptions options)
+    : policy_(std::move(policy)),
+      options_(std::move(options)),
+      params_({
+          ParamSpec{.name = "tests",
+                    .type = ParamType::choice_list,
+                    .default_value = system_test_selectors(),
+                    .description = "tests to run, in UnixBench's order whatever the order given "
+                                   "(file_copy is the 1024, 256 and 4096-byte buffer tests; shell "
+                                   "the 1 and 8 concurrent scripts)",
+                    .choices = system_test_selectors(),
+                    .max_items = 16},
+          ParamSpec{.name = "copies",
+                    .type = ParamType::auto_or_integer_list,
+                    .default_value = "auto",
+                    .description = "copies of each test run at once, one pass per count; auto is "
+                                   "1 and the CPU budget's workers (UnixBench's single and "
+                                   "parallel passes)",
+                    .min = 1,
+                    .max = 64,
+                    .max_items = 4},
+          ParamSpec{.name = "seconds",
+                    .type = ParamType::number,
+                    .default_value = 10,
+                    .description = "how long each test runs in each pass",
+                    .min = 1,
+                    .max = 120,
+                    .unit = "s"},
+          ParamSpec{.name = "directory",
+                    .type = ParamType::string,
+                    .default_value = "",
+                    .description = "where file_copy and shell work: empty is a private directory "
+                                   "under $TMPDIR or /tmp; otherwise one inside --disk-dir"},
+      }) {}
+
+Status SystemProbe::check(const json& params) const {
+    const bool writes = selects(params["tests"], "file_copy") || selects(params["tests"], "shell");
+    if (!writes || params["directory"].get<std::string>().empty()) return Ok{};
+    auto resolved = resolve_directory(policy_, params["directory"]);
+    if (!resolved) return resolved.error();
+    size_t most_copies = 1;
+    if (params["copies"].is_array()) {
+        for (const auto& count : params["copies"])
+            most_copies = std::max(most_copies, count.get<size_t>());
+    }
+    return check_space(policy_, *resolved, kFileCopyBytesPerCopy * most_copies);
+}
+
+double SystemProbe::expected_seconds(const json& params) const {
+    const size_t passes = params["copies"].is_array() ? params["copies"].size() : 2;
+    return static_cast<double>(selected_tests(params["tests"]).size() * passes) *
+           params["seconds"].get<double>();
+}
+
+Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
+                                            const json& params) const {
+    const auto tests = selected_tests(params["tests"]);
+    const auto copies = system_copies(params["copies"], context.host.cpu_budget.workers);
+    const double seconds = params["seconds"].get<double>();
+
+    std::optional<WorkDirectory> work;
+    if (selects(params["tests"], "file_copy") || selects(params["tests"], "shell")) {
+        std::string parent;
+        if (!params["directory"].get<std::string>().empty()) {
+            auto resolved = resolve_directory(policy_, params["directory"]);
+            if (!resolved) return resolved.error();
+            parent = *resolved;
+        }
+        auto created = WorkDirectory::create(parent, context.run_id);
+        if (!created) return created.error();
+        work.emplace(std::move(*created));
+    }
+
+    CopyEnvironment environment;
+    environment.stop = context.stop;
+    environment.owned_children = options_.owned_children;
+    environment.directory = work ? work->path() : std::string();
+    environment.file_prefix = ".hostprobe-" + context.run_id;
+    environment.shell = options_.shell;
+    environment.self_exe = options_.self_exe;
+    const std::optional<std::string> no_shell = shell_unavailable(options_.shell);
+
+    json measured = json::array();
+    json skipped = json::array();
+    const size_t total = tests.size() * copies.size();
+    size_t done = 0;
+    bool cut_short = false;
+    for (size_t count : copies) {
+        for (const SystemTestSpec* test : tests) {
+            if (context.stop.stop_requested()) {
+                cut_short = true;
+                break;
+            }
+            if (test->selector == "shell" && no_shell) {
+                skipped.push_back(skipped_json(*test, count, *no_shell));
+                context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
+                continue;
+            }
+            const SystemMeasurementSpec spec{test, count, seconds, environment};
+            auto measurement = measure_system_test(spec, [&](double within) {
+                context.report_progress((static_cast<double>(done) + within) /
+                                        static_cast<double>(total));
+            });
+            if (!measurement) {
+                skipped.push_back(skipped_json(*test, count, measurement.error().message));
+            } else if (!measurement->complete) {
+                cut_short = true;
+                break;
+            } else {
+                measured.push_back(test_json(*measurement));
+            }
+            context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
+        }
+        if (cut_short) break;
+    }
+
+    const auto& budget = context.host.cpu_budget;
+    json result = {{"note", kNote},
+                   {"tests", std::move(measured)},
+                   {"skipped", std::move(skipped)},
+                   {"copies", copies},
+                   {"seconds_per_test", seconds},
+                   {"cpu_budget",
+                    {{"cores", budget.cores},
+                     {"workers", budget.workers},
+                     {"visible_cpus", budget.visible_cpus},
+                     {"source", budget.source}}},
+                   {"partial", cut_short}};
+    add_index(result, copies);
+    std::string text = system_report(result);
+    return runs::ProbeOutcome{std::move(result), std::move(text), cut_short};
+}
+
+std::vector<prometheus::MetricFamily> SystemProbe::result_metrics(
+    const json& result, double finished_unix_seconds) const {
+    metrics::FamilyBuilder values = metrics::gauge(
+        "hostprobe_system_result",
+        "Result of each UnixBench-style test of the last completed system run, in its unit.");
+    metrics::FamilyBuilder indexes = metrics::gauge(
+        "hostprobe_system_index",
+        "Index of each test of the last completed system run (UnixBench's baseline = 10).");
+    for (const auto& test : result["tests"]) {
+        const std::string name = test["name"];
+        const std::string copies = std::to_string(test["copies"].get<size_t>());
+        values.add(test["value"].get<double>(),
+                   {{"test", name}, {"copies", copies}, {"unit", test["unit"]}});
+        indexes.add(test["index"].get<double>(), {{"test", name}, {"copies", copies}});
+    }
+    metrics::FamilyBuilder scores = metrics::gauge(
+        "hostprobe_system_index_score",
+        "System Benchmarks Index Score (geometric mean of the indexes) per copy count.");
+    for (const auto& [copies, score] : result["index"].items()) {
+        if (score.is_number()) scores.add(score.get<double>(), {{"copies", copies}});
+    }
+    std::vector<prometheus::MetricFamily> out;
+    metrics::append(out, std::move(values));
+    metrics::append(out, std::move(indexes));
+    metrics::append(out, std::move(scores));
+    metrics::append(out, metrics::gauge("hostprobe_system_last_run_timestamp_seconds",
+                                        "When the last completed system run finished (Unix time).")
+                             .add(finished_unix_seconds));
+    return out;
+}
+
+}  // namespace hostprobe::probes

@@ -1,0 +1,47 @@
+// Probe `system`: UnixBench-style tests (Dhrystone, Whetstone, execl, file copy, pipe, context
+// switch, process creation, shell scripts, syscalls) and the System Benchmarks Index Score,
+// with 1 copy and with as many copies as the CPU budget has workers, from inside the agent.
+#pragma once
+
+#include <string>
+
+#include "core/owned_children.hpp"
+#include "probes/storage/storage_policy.hpp"
+#include "runs/probe.hpp"
+
+namespace hostprobe::probes {
+
+struct SystemProbeOptions {
+    std::string shell = "/bin/sh";  // empty: the shell tests are skipped
+    std::string self_exe = "/proc/self/exe";
+    core::OwnedChildren* owned_children = nullptr;  // set when a PID-1 reaper runs
+};
+
+class SystemProbe final : public runs::Probe {
+  public:
+    SystemProbe(StoragePolicy policy, SystemProbeOptions options);
+    std::string name() const override { return "system"; }
+    std::string description() const override {
+        return "UnixBench-style tests and index score, 1 copy and the CPU budget's workers "
+               "(like UnixBench 5.1.3)";
+    }
+    const runs::ParamTable& params() const override { return params_; }
+    bool exclusive() const override { return true; }
+    Status check(const nlohmann::json& params) const override;
+    double expected_seconds(const nlohmann::json& params) const override;
+    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
+                                   const nlohmann::json& params) const override;
+    std::vector<prometheus::MetricFamily> result_metrics(
+        const nlohmann::json& result, double finished_unix_seconds) const override;
+
+  private:
+    StoragePolicy policy_;
+    SystemProbeOptions options_;
+    runs::ParamTable params_;
+};
+
+// The copy counts a run uses: "auto" is 1 and the CPU budget's workers (one entry when that
+// is 1), otherwise the list as given.
+std::vector<size_t> system_copies(const nlohmann::json& copies_param, uint32_t budget_workers);
+
+}  // namespace hostprobe::probes

@@ -1,0 +1,157 @@
+// End to end: the system probe through the daemon (its execl test re-executes the real binary),
+// and SIGTERM mid-test leaving no child process and no file.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "support/daemon.hpp"
+#include "support/process.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+// The daemon's direct children, every thread's.
+std::vector<pid_t> children_of(pid_t pid) {
+    std::vector<pid_t> children;
+    std::error_code error;
+    for (const auto& task :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+        std::ifstream list(task.path() / "children");
+        pid_t child = 0;
+        while (list >> child)
+            children.push_back(child);
+    }
+    return children;
+}
+
+bool has_test_files(const std::string& directory) {
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
+    }
+    return false;
+}
+
+bool process_gone(pid_t pid) {
+    return ::kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+// Polls until `ready` holds; false after 20 s.
+template <typename Ready>
+bool eventually(Ready ready) {
+    for (int i = 0; i < 2000; ++i) {
+        if (ready()) return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a system run over HTTP: results, the UnixBench-style report, metrics") {
+    Daemon daemon;
+    auto client = daemon.client();
+    auto created = client.Post(
+        "/v1/runs?wait=60",
+        R"({"probe": "system", "params": {"tests": ["execl", "spawn", "syscall"], "copies": [1], "seconds": 1}})",
+        "application/json");
+    REQUIRE(created);
+    const json run = json::parse(created->body);
+    REQUIRE(run["state"] == "succeeded");
+    const json& tests = run["result"]["tests"];
+    REQUIRE(tests.size() == 3);
+    CHECK(tests[0]["name"] == "execl");
+    for (const auto& test : tests) {
+        INFO(test.dump());
+        CHECK(test["value"].get<double>() > 0);
+    }
+    CHECK(run["result"]["index"]["1"].get<double>() > 0);
+    CHECK(children_of(daemon.process.pid()).empty());
+
+    auto text = client.Get("/v1/runs/" + run["id"].get<std::string>() + "?format=text");
+    REQUIRE(text);
+    CHECK(text->body.find("Execl Throughput") != std::string::npos);
+    CHECK(text->body.find("System Benchmarks Index Score (Partial Only)") != std::string::npos);
+
+    auto metrics = client.Get("/metrics");
+    REQUIRE(metrics);
+    CHECK(metrics->body.find("hostprobe_system_index_score{copies=\"1\"}") != std::string::npos);
+    CHECK(metrics->body.find("hostprobe_system_result{test=\"execl\",copies=\"1\",unit=\"lps\"}") !=
+          std::string::npos);
+    CHECK(promtool_accepts(metrics->body));
+}
+
+TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file") {
+    TempTree allowed;
+    Daemon daemon({"--disk-dir", allowed.root()});
+    auto client = daemon.client();
+    SUBCASE("forked children") {
+        REQUIRE(client.Post(
+            "/v1/runs",
+            R"({"probe": "system", "params": {"tests": ["context_switch"], "copies": [2], "seconds": 60}})",
+            "application/json"));
+        std::vector<pid_t> children;
+        REQUIRE(eventually([&] {
+            children = children_of(daemon.process.pid());
+            return children.size() == 2;
+        }));
+        daemon.process.signal(SIGTERM);
+        const ExitStatus status = daemon.process.wait(5s);
+        CHECK(status.code == 0);
+        CHECK(status.waited < 2s);
+        for (pid_t child : children)
+            CHECK(eventually([&] { return process_gone(child); }));
+    }
+    SUBCASE("files in the allowed directory") {
+        REQUIRE(client.Post(
+            "/v1/runs",
+            R"({"probe": "system", "params": {"tests": ["file_copy"], "copies": [2], "seconds": 60, "directory": ")" +
+                allowed.root() + R"("}})",
+            "application/json"));
+        REQUIRE(eventually([&] { return has_test_files(allowed.root()); }));
+        daemon.process.signal(SIGTERM);
+        const ExitStatus status = daemon.process.wait(5s);
+        CHECK(status.code == 0);
+        CHECK(status.waited < 2s);
+        CHECK_FALSE(has_test_files(allowed.root()));
+    }
+}
+
+TEST_CASE("kill -9 mid system run: the next start removes its work directory") {
+    TempTree allowed;
+    const bool shell = ::access("/bin/sh", X_OK) == 0;
+    const std::string nested_test = shell ? "shell" : "file_copy";
+    const int nested_depth = shell ? 2 : 1;
+    {
+        Daemon daemon({"--disk-dir", allowed.root()});
+        REQUIRE(daemon.client().Post("/v1/runs",
+                                     R"({"probe": "system", "params": {"tests": [")" + nested_test +
+                                         R"("], "copies": [1], "seconds": 60, "directory": ")" +
+                                         allowed.root() + R"("}})",
+                                     "application/json"));
+        // The shell scripts' files in their own subdirectory (2 deep), or without a shell the
+        // copy test's files (1 deep).
+        REQUIRE(eventually([&] {
+            std::error_code error;  // the tree changes while it is walked
+            for (auto it = std::filesystem::recursive_directory_iterator(allowed.root(), error);
+                 it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+                if (error) return false;
+                if (it.depth() >= nested_depth) return true;
+            }
+            return false;
+        }));
+        daemon.process.signal(SIGKILL);
+        daemon.process.wait(5s);
+    }
+    CHECK(has_test_files(allowed.root()));
+    Daemon restarted({"--disk-dir", allowed.root()});
+    CHECK_FALSE(has_test_files(allowed.root()));
+}

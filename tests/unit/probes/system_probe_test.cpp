@@ -1,0 +1,189 @@
+// The system probe as a whole: params, the index arithmetic against hand-computed values, the
+// report's layout, the metrics, and the shell tests skipped when the shell is switched off.
+#include "probes/system/system_probe.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "probes/system/system_index.hpp"
+#include "probes/system/system_report.hpp"
+#include "probes/system/system_tests.hpp"
+#include "support/paths.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::probes;
+using nlohmann::json;
+
+namespace {
+
+struct Harness {
+    explicit Harness(SystemProbeOptions options = {})
+        : probe(StoragePolicy{}, std::move(options)) {}
+    SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
+    host::HostFacts facts{host::collect_host_facts(root)};
+    SystemProbe probe;
+    std::stop_source stop;
+    std::vector<double> progress;
+
+    Result<runs::ProbeOutcome> run(const json& input) {
+        auto params = probe.params().normalize(input);
+        REQUIRE(params.ok());
+        REQUIRE(probe.check(*params).ok());
+        const runs::ProbeContext context{root, facts, stop.get_token(),
+                                         [this](double p) { progress.push_back(p); }, "0123abcd"};
+        return probe.run(context, *params);
+    }
+};
+
+std::string metrics_text(const std::vector<prometheus::MetricFamily>& families) {
+    std::string text;
+    for (const auto& family : families) {
+        for (const auto& metric : family.metric) {
+            text += family.name + "{";
+            for (const auto& label : metric.label)
+                text += label.name + "=" + label.value + ",";
+            text += "} " + std::to_string(metric.gauge.value) + "\n";
+        }
+    }
+    return text;
+}
+
+}  // namespace
+
+TEST_CASE("index arithmetic: result / baseline x 10, and the geometric mean") {
+    CHECK(index_value(116700.0, 116700.0) == doctest::Approx(10.0));
+    CHECK(index_value(32838716.7, 116700.0) == doctest::Approx(2813.943));  // 32838716.7/11670
+    CHECK(index_value(4405.1, 55.0) == doctest::Approx(800.927));
+    CHECK(index_value(1.0, 0.0) == 0.0);
+    // sqrt(2814 x 1389.3) = 1977.24; the cube root of 10 x 100 x 1000 is 100.
+    CHECK(index_score({2814.0, 1389.3}).value() == doctest::Approx(1977.24).epsilon(1e-5));
+    CHECK(index_score({10.0, 100.0, 1000.0}).value() == doctest::Approx(100.0));
+    CHECK(index_score({50.0}).value() == doctest::Approx(50.0));
+    CHECK_FALSE(index_score({}).has_value());
+    CHECK(index_score({0.0, 40.0}).value() == doctest::Approx(40.0));  // a test with nothing
+}
+
+TEST_CASE("UnixBench's baselines, in its order") {
+    const auto& specs = system_test_specs();
+    REQUIRE(specs.size() == 12);
+    CHECK(specs.front().name == "dhrystone");
+    CHECK(specs.front().baseline == 116700.0);
+    CHECK(find_system_test("whetstone")->baseline == 55.0);
+    CHECK(find_system_test("execl")->baseline == 43.0);
+    CHECK(find_system_test("file_copy_1024")->baseline == 3960.0);
+    CHECK(find_system_test("file_copy_256")->baseline == 1655.0);
+    CHECK(find_system_test("file_copy_4096")->baseline == 5800.0);
+    CHECK(find_system_test("pipe")->baseline == 12440.0);
+    CHECK(find_system_test("context_switch")->baseline == 4000.0);
+    CHECK(find_system_test("spawn")->baseline == 126.0);
+    CHECK(find_system_test("shell_1")->baseline == 42.4);
+    CHECK(find_system_test("shell_8")->baseline == 6.0);
+    CHECK(find_system_test("syscall")->baseline == 15000.0);
+    CHECK(system_test_selectors() == std::vector<std::string>{"dhrystone", "whetstone", "execl",
+                                                              "file_copy", "pipe", "context_switch",
+                                                              "spawn", "shell", "syscall"});
+}
+
+TEST_CASE("copies: auto is 1 and the budget's workers; bad lists are refused") {
+    CHECK(system_copies("auto", 1) == std::vector<size_t>{1});
+    CHECK(system_copies("auto", 4) == std::vector<size_t>{1, 4});
+    CHECK(system_copies(json{2, 3}, 8) == std::vector<size_t>{2, 3});
+    Harness harness;
+    const auto& params = harness.probe.params();
+    CHECK(params.normalize({{"copies", "auto"}}).ok());
+    CHECK(params.normalize({{"copies", {1, 8}}}).ok());
+    CHECK_FALSE(params.normalize({{"copies", {0}}}).ok());
+    CHECK_FALSE(params.normalize({{"copies", "many"}}).ok());
+    CHECK_FALSE(params.normalize({{"seconds", 0.5}}).ok());
+    CHECK_FALSE(params.normalize({{"seconds", 121}}).ok());
+    CHECK_FALSE(params.normalize({{"tests", {"whetstone", "nope"}}}).ok());
+    auto relative = params.normalize({{"tests", {"file_copy"}}, {"directory", "tmp"}});
+    REQUIRE(relative.ok());
+    CHECK_FALSE(harness.probe.check(*relative).ok());  // outside --disk-dir
+}
+
+TEST_CASE("a run: both passes, each test's index, the scores, the report and the metrics") {
+    Harness harness;
+    auto outcome =
+        harness.run({{"tests", {"syscall", "pipe"}}, {"copies", {1, 2}}, {"seconds", 1}});
+    REQUIRE(outcome.ok());
+    CHECK_FALSE(outcome->partial);
+    const json& result = outcome->result;
+    REQUIRE(result["tests"].size() == 4);
+    for (const auto& test : result["tests"]) {
+        INFO(test.dump());
+        CHECK(test["value"].get<double>() > 0);
+        CHECK(test["index"].get<double>() ==
+              doctest::Approx(test["value"].get<double>() / test["baseline"].get<double>() * 10));
+    }
+    CHECK(result["tests"][0]["name"] == "pipe");  // UnixBench's order, not the request's
+    const double pipe = result["tests"][0]["index"], syscall = result["tests"][1]["index"];
+    CHECK(result["index"]["1"].get<double>() == doctest::Approx(std::sqrt(pipe * syscall)));
+    CHECK(result["index"]["2"].is_number());
+    CHECK(result["index_tests"]["1"] == 2);
+    CHECK(result["index_partial"] == true);
+    CHECK(result["note"].get<std::string>().find("not identical") != std::string::npos);
+    CHECK(harness.progress.back() == doctest::Approx(1.0));
+
+    const std::string& text = outcome->text_report;
+    CHECK(text.find("running 1 parallel copy of tests") != std::string::npos);
+    CHECK(text.find("running 2 parallel copies of tests") != std::string::npos);
+    CHECK(text.find("System Benchmarks Index Values              BASELINE       RESULT    INDEX") !=
+          std::string::npos);
+    CHECK(text.find("Pipe Throughput                              12440.0") != std::string::npos);
+    CHECK(text.find("System Benchmarks Index Score (Partial Only)") != std::string::npos);
+
+    const std::string metrics = metrics_text(harness.probe.result_metrics(result, 1.7e9));
+    CHECK(metrics.find("hostprobe_system_result{test=pipe,copies=2,unit=lps,}") !=
+          std::string::npos);
+    CHECK(metrics.find("hostprobe_system_index{test=syscall,copies=1,}") != std::string::npos);
+    CHECK(metrics.find("hostprobe_system_index_score{copies=2,}") != std::string::npos);
+}
+
+TEST_CASE("no shell: the shell tests are skipped with the reason, the rest still run") {
+    Harness harness({.shell = "/nonexistent/sh"});
+    auto outcome = harness.run({{"tests", {"shell", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
+    REQUIRE(outcome.ok());
+    const json& result = outcome->result;
+    REQUIRE(result["tests"].size() == 1);
+    CHECK(result["tests"][0]["name"] == "syscall");
+    REQUIRE(result["skipped"].size() == 2);
+    CHECK(result["skipped"][0]["name"] == "shell_1");
+    CHECK(result["skipped"][1]["name"] == "shell_8");
+    CHECK(result["skipped"][0]["reason"].get<std::string>().find("/nonexistent/sh") !=
+          std::string::npos);
+    CHECK(outcome->text_report.find("Shell Scripts (8 concurrent)             skipped: ") !=
+          std::string::npos);
+}
+
+TEST_CASE("the report, from a hand-made result, lines up like UnixBench's") {
+    const json result = {
+        {"note", "UnixBench-style"},
+        {"seconds_per_test", 10},
+        {"partial", false},
+        {"copies", {1}},
+        {"cpu_budget", {{"cores", 2.0}, {"workers", 2}, {"visible_cpus", 2}, {"source", "x"}}},
+        {"tests",
+         {{{"name", "dhrystone"},
+           {"title", "Dhrystone 2 using register variables"},
+           {"copies", 1},
+           {"value", 32838716.7},
+           {"unit", "lps"},
+           {"baseline", 116700.0},
+           {"index", 2813.9},
+           {"seconds", 10.0}}}},
+        {"skipped", json::array()},
+        {"index", {{"1", 2813.9}}},
+        {"index_tests", {{"1", 1}}}};
+    const std::string text = system_report(result);
+    CHECK(text.find("Dhrystone 2 using register variables       32838716.7 lps   (10.0 s)\n") !=
+          std::string::npos);
+    CHECK(
+        text.find("Dhrystone 2 using register variables        116700.0   32838716.7   2813.9\n") !=
+        std::string::npos);
+    // The score ends in the INDEX column, as UnixBench's does.
+    CHECK(text.find("System Benchmarks Index Score (Partial Only)" + std::string(24, ' ') +
+                    "2813.9\n") != std::string::npos);
+}

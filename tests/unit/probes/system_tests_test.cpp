@@ -1,0 +1,154 @@
+// Each system test for 0.2 s: plausible positive results; stopped mid-test, no child process and
+// no file is left behind.
+#include "probes/system/system_tests.hpp"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <future>
+#include <thread>
+
+#include "app/orphan_reaper.hpp"
+#include "probes/system/dhrystone.hpp"
+#include "probes/system/system_measurement.hpp"
+#include "probes/system/whetstone.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe;
+using namespace hostprobe::probes;
+using namespace std::chrono_literals;
+
+namespace {
+
+bool have_shell() {
+    return !shell_unavailable("/bin/sh");
+}
+
+SystemMeasurementSpec spec_for(const std::string& name, const std::string& directory,
+                               std::stop_token stop, size_t copies = 1, double seconds = 0.2) {
+    const SystemTestSpec* test = find_system_test(name);
+    REQUIRE(test != nullptr);
+    SystemMeasurementSpec spec{test, copies, seconds, {}};
+    spec.environment.stop = std::move(stop);
+    spec.environment.directory = directory;
+    spec.environment.file_prefix = ".hostprobe-test";
+    spec.environment.shell = "/bin/sh";
+    spec.environment.self_exe = "/proc/self/exe";  // the unit tests' main has the helper mode
+    return spec;
+}
+
+size_t entries(const std::string& directory) {
+    size_t count = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(directory))
+        ++count;
+    return count;
+}
+
+// Lowest rates any machine of the last decade reaches in 0.2 s, per test; generous on purpose
+// (sanitizer builds are several times slower), so only a broken loop falls below them.
+double plausible_floor(std::string_view name) {
+    if (name == "dhrystone") return 10000;  // loops/s
+    if (name == "whetstone") return 1;      // MWIPS
+    if (name == "execl" || name == "shell_1" || name == "shell_8") return 0.5;
+    if (name == "spawn") return 5;
+    return 100;  // KBps, lps
+}
+
+}  // namespace
+
+TEST_CASE("every system test gives a plausible positive figure in 0.2 s") {
+    testing::TempTree work;
+    std::stop_source stop;
+    for (const auto& test : system_test_specs()) {
+        if (test.selector == "shell" && !have_shell()) continue;
+        CAPTURE(test.name);
+        auto measured = measure_system_test(
+            spec_for(std::string(test.name), work.root(), stop.get_token()), [](double) {});
+        REQUIRE(measured.ok());
+        CHECK(measured->complete);
+        CHECK(measured->valid);
+        CHECK(measured->copies == 1);
+        CHECK(measured->value > plausible_floor(test.name));
+        CHECK(measured->value < 1e12);
+        CHECK(measured->seconds > 0.15);
+        CHECK(measured->seconds < 10);  // an exec or a script may end past the deadline
+        CHECK(entries(work.root()) == 0);
+        CHECK(app::current_children().empty());
+    }
+}
+
+TEST_CASE("copies run at once and their rates add up") {
+    testing::TempTree work;
+    std::stop_source stop;
+    for (const char* name : {"syscall", "spawn", "context_switch", "file_copy_256"}) {
+        CAPTURE(name);
+        auto measured =
+            measure_system_test(spec_for(name, work.root(), stop.get_token(), 2), [](double) {});
+        REQUIRE(measured.ok());
+        CHECK(measured->copies == 2);
+        CHECK(measured->value > plausible_floor(name));
+        CHECK(entries(work.root()) == 0);
+    }
+    CHECK(app::current_children().empty());
+}
+
+TEST_CASE("a stop mid-test ends it promptly, with no child process and no file left") {
+    std::vector<std::string> names = {"spawn", "context_switch", "execl", "file_copy_4096", "pipe"};
+    if (have_shell()) names.push_back("shell_8");
+    for (const auto& name : names) {
+        CAPTURE(name);
+        testing::TempTree work;
+        std::stop_source stop;
+        const auto spec = spec_for(name, work.root(), stop.get_token(), 2, 60);
+        auto measuring = std::async(std::launch::async,
+                                    [&] { return measure_system_test(spec, [](double) {}); });
+        // Stop once the test is under way: a child exists, or a file does for the copy test
+        // (pipe has neither: a moment is enough).
+        auto under_way = [&] {
+            if (name == "pipe") return true;
+            if (name == "file_copy_4096") return entries(work.root()) > 0;
+            return !app::current_children().empty();
+        };
+        std::this_thread::sleep_for(50ms);
+        const auto give_up = std::chrono::steady_clock::now() + 20s;
+        while (std::chrono::steady_clock::now() < give_up && !under_way())
+            std::this_thread::sleep_for(1ms);
+        const auto stopped_at = std::chrono::steady_clock::now();
+        stop.request_stop();
+        REQUIRE(measuring.wait_for(20s) == std::future_status::ready);
+        CHECK(std::chrono::steady_clock::now() - stopped_at < 5s);
+        auto measured = measuring.get();
+        REQUIRE(measured.ok());
+        CHECK_FALSE(measured->complete);
+        CHECK(app::current_children().empty());
+        CHECK(entries(work.root()) == 0);
+    }
+}
+
+TEST_CASE("the shell tests say why when there is no shell") {
+    CHECK(shell_unavailable("/bin/sh-that-is-not-there")
+              .value()
+              .find("no shell at /bin/sh-that-is-not-there") != std::string::npos);
+    CHECK(shell_unavailable("").has_value());
+    testing::TempTree work;
+    std::stop_source stop;
+    auto spec = spec_for("shell_1", work.root(), stop.get_token());
+    spec.environment.shell = "/bin/sh-that-is-not-there";
+    auto measured = measure_system_test(spec, [](double) {});
+    REQUIRE_FALSE(measured.ok());
+    CHECK(measured.error().code == ErrorCode::unavailable);
+}
+
+TEST_CASE("Dhrystone and Whetstone check their own arithmetic") {
+    int batches = 0;
+    const DhrystoneRun dhrystone = run_dhrystone([&] { return ++batches >= 3; });
+    CHECK(dhrystone.valid);
+    CHECK(dhrystone.loops == 3 * kDhrystoneBatch);
+    CHECK(dmips(dhrystone.loops_per_second()) > 0);
+    int passes = 0;
+    const WhetstoneRun whetstone = run_whetstone([&] { return ++passes >= 2; });
+    CHECK(whetstone.valid);
+    CHECK(whetstone.passes == 2);
+    CHECK(whetstone.mwips == doctest::Approx(whetstone_mwips(2, whetstone.seconds)));
+}
