@@ -19,16 +19,20 @@ using nlohmann::json;
 
 namespace {
 
-// The daemon's direct children, every thread's.
-std::vector<pid_t> children_of(pid_t pid) {
+// A process's children (every thread's), and with `all` their descendants too.
+std::vector<pid_t> children_of(pid_t pid, bool all = false) {
     std::vector<pid_t> children;
     std::error_code error;
     for (const auto& task :
          std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
         std::ifstream list(task.path() / "children");
         pid_t child = 0;
-        while (list >> child)
+        while (list >> child) {
             children.push_back(child);
+            if (!all) continue;
+            for (pid_t below : children_of(child, true))
+                children.push_back(below);
+        }
     }
     return children;
 }
@@ -98,10 +102,11 @@ TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file
             "/v1/runs",
             R"({"probe": "system", "params": {"tests": ["context_switch"], "copies": [2], "seconds": 60}})",
             "application/json"));
+        // Two copies: two helpers, each with its ping-pong partner.
         std::vector<pid_t> children;
         REQUIRE(eventually([&] {
-            children = children_of(daemon.process.pid());
-            return children.size() == 2;
+            children = children_of(daemon.process.pid(), true);
+            return children.size() == 4;
         }));
         daemon.process.signal(SIGTERM);
         const ExitStatus status = daemon.process.wait(5s);
@@ -148,8 +153,12 @@ TEST_CASE("kill -9 mid system run: the next start removes its work directory") {
             }
             return false;
         }));
+        const std::vector<pid_t> helpers = children_of(daemon.process.pid(), true);
+        CHECK_FALSE(helpers.empty());
         daemon.process.signal(SIGKILL);
         daemon.process.wait(5s);
+        for (pid_t helper : helpers)  // they die with the agent instead of going on alone
+            CHECK(eventually([&] { return process_gone(helper); }));
     }
     CHECK(has_test_files(allowed.root()));
     Daemon restarted({"--disk-dir", allowed.root()});

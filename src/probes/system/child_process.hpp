@@ -3,7 +3,10 @@
 // malloc's lock at the fork): every child body here is a few syscalls.
 #pragma once
 
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include <optional>
 #include <stop_token>
@@ -21,8 +24,19 @@ class ChildProcess {
     template <typename Body>
     static Result<ChildProcess> start(core::OwnedChildren* owned, bool own_group, Body&& body) {
         auto lock = owned ? owned->claim_lock() : std::unique_lock<std::mutex>();
+        const pid_t parent = ::getpid();
         const pid_t pid = ::fork();
         if (pid == 0) {
+            // Killed with the thread that started it: a copy must not outlive an agent that
+            // was killed (kill -9, OOM) and go on measuring, or writing, on its own. The flag
+            // survives exec; checked after, in case the parent was gone already.
+            (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(1);
+            // The agent's threads block SIGTERM and SIGINT for its signal watcher; a child
+            // starts with nothing blocked, as any process would.
+            sigset_t none;
+            sigemptyset(&none);
+            (void)::sigprocmask(SIG_SETMASK, &none, nullptr);
             if (own_group) (void)::setpgid(0, 0);
             ::_exit(body());
         }

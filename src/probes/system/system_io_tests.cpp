@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/system/pipe_io.hpp"
 #include "probes/system/system_tests.hpp"
 
 namespace hostprobe::probes {
@@ -19,10 +20,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-Error system_error(const std::string& what) {
-    return Error{ErrorCode::internal, what + ": " + std::strerror(errno)};
 }
 
 // The process's umask without changing it, even for a moment (other threads create files).
@@ -43,28 +40,6 @@ struct Descriptor {
         if (fd >= 0) ::close(fd);
     }
 };
-
-bool write_all(int fd, const char* data, size_t size) {
-    while (size > 0) {
-        const ssize_t written = ::write(fd, data, size);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return false;
-        data += written;
-        size -= static_cast<size_t>(written);
-    }
-    return true;
-}
-
-bool read_all(int fd, char* data, size_t size) {
-    while (size > 0) {
-        const ssize_t got = ::read(fd, data, size);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return false;
-        data += got;
-        size -= static_cast<size_t>(got);
-    }
-    return true;
-}
 
 }  // namespace
 
@@ -91,68 +66,88 @@ Result<CopyCount> syscall_copy(const CopyEnvironment& environment) {
 
 Result<CopyCount> pipe_copy(const CopyEnvironment& environment) {
     // pipe.c: one process writes 512 bytes into a pipe and reads them back, per loop.
-    int ends[2];
-    if (::pipe2(ends, O_CLOEXEC) != 0) return system_error("pipe");
-    const Descriptor reader{ends[0]}, writer{ends[1]};
+    auto pipe = Pipe::open();
+    if (!pipe) return pipe.error();
     char buffer[512] = {};
     const auto start = Clock::now();
     uint64_t loops = 0;
     while (keep_going(environment)) {
         for (int i = 0; i < 16; ++i) {
-            if (!write_all(writer.fd, buffer, sizeof buffer)) return system_error("pipe write");
-            if (!read_all(reader.fd, buffer, sizeof buffer)) return system_error("pipe read");
+            if (!write_all(pipe->write_end(), buffer, sizeof buffer))
+                return errno_error("pipe write");
+            if (!read_all(pipe->read_end(), buffer, sizeof buffer)) return errno_error("pipe read");
         }
         loops += 16;
     }
     return CopyCount{static_cast<double>(loops), seconds_since(start)};
 }
 
-Result<CopyCount> file_copy_copy(const CopyEnvironment& environment, size_t buffer_bytes,
-                                 size_t max_blocks) {
-    // fstime.c's copy test: a file of max_blocks buffers is copied to a second one a buffer at
-    // a time, both rewound at the end of the first; KB copied per second. Through the page
-    // cache (no O_DIRECT, no fsync), as UnixBench does.
-    const std::string source_path = environment.directory + "/" + environment.file_prefix + "-a";
-    const std::string target_path = environment.directory + "/" + environment.file_prefix + "-b";
-    struct Unlink {
-        std::vector<std::string> paths;
-        ~Unlink() {
-            for (const auto& path : paths)
-                ::unlink(path.c_str());
-        }
-    } unlink_later;
-    const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-    const Descriptor source{::open(source_path.c_str(), flags, 0600)};
-    if (source.fd < 0) return system_error("cannot create " + source_path);
-    unlink_later.paths.push_back(source_path);
-    const Descriptor target{::open(target_path.c_str(), flags, 0600)};
-    if (target.fd < 0) return system_error("cannot create " + target_path);
-    unlink_later.paths.push_back(target_path);
+namespace {
 
-    std::vector<char> buffer(buffer_bytes, 'x');
-    for (size_t block = 0; block < max_blocks; ++block) {
-        if (!write_all(source.fd, buffer.data(), buffer.size()))
-            return system_error("cannot write " + source_path);
+// fstime.c's copy test: a file of max_blocks buffers is copied to a second one a buffer at a
+// time, both rewound at the end of the first; KB copied per second. Through the page cache (no
+// O_DIRECT, no fsync), as UnixBench does. Both files go when the copy does.
+class FileCopy final : public PreparedCopy {
+  public:
+    FileCopy(std::string source_path, std::string target_path, size_t buffer_bytes)
+        : source_path_(std::move(source_path)),
+          target_path_(std::move(target_path)),
+          buffer_(buffer_bytes, 'x') {}
+    ~FileCopy() override {
+        if (source_.fd >= 0) ::unlink(source_path_.c_str());
+        if (target_.fd >= 0) ::unlink(target_path_.c_str());
     }
-    if (::lseek(source.fd, 0, SEEK_SET) < 0) return system_error("lseek");
 
-    const auto start = Clock::now();
-    uint64_t blocks = 0;
-    while (keep_going(environment)) {
-        const ssize_t got = ::read(source.fd, buffer.data(), buffer.size());
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return system_error("cannot read " + source_path);
-        if (got == 0) {  // end of the source: start both over
-            if (::lseek(source.fd, 0, SEEK_SET) < 0 || ::lseek(target.fd, 0, SEEK_SET) < 0)
-                return system_error("lseek");
-            continue;
+    Status create(size_t max_blocks) {
+        const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+        source_.fd = ::open(source_path_.c_str(), flags, 0600);
+        if (source_.fd < 0) return errno_error("cannot create " + source_path_);
+        target_.fd = ::open(target_path_.c_str(), flags, 0600);
+        if (target_.fd < 0) return errno_error("cannot create " + target_path_);
+        for (size_t block = 0; block < max_blocks; ++block) {
+            if (!write_all(source_.fd, buffer_.data(), buffer_.size()))
+                return errno_error("cannot write " + source_path_);
         }
-        if (!write_all(target.fd, buffer.data(), static_cast<size_t>(got)))
-            return system_error("cannot write " + target_path);
-        ++blocks;
+        if (::lseek(source_.fd, 0, SEEK_SET) < 0) return errno_error("lseek");
+        return Ok{};
     }
-    const double kilobytes = static_cast<double>(blocks * buffer_bytes) / 1024.0;
-    return CopyCount{kilobytes, seconds_since(start)};
+
+    Result<CopyCount> run(const CopyEnvironment& environment) override {
+        const auto start = Clock::now();
+        uint64_t blocks = 0;
+        while (keep_going(environment)) {
+            const ssize_t got = ::read(source_.fd, buffer_.data(), buffer_.size());
+            if (got < 0 && errno == EINTR) continue;
+            if (got < 0) return errno_error("cannot read " + source_path_);
+            if (got == 0) {  // end of the source: start both over
+                if (::lseek(source_.fd, 0, SEEK_SET) < 0 || ::lseek(target_.fd, 0, SEEK_SET) < 0)
+                    return errno_error("lseek");
+                continue;
+            }
+            if (!write_all(target_.fd, buffer_.data(), static_cast<size_t>(got)))
+                return errno_error("cannot write " + target_path_);
+            ++blocks;
+        }
+        const double kilobytes = static_cast<double>(blocks * buffer_.size()) / 1024.0;
+        return CopyCount{kilobytes, seconds_since(start)};
+    }
+
+  private:
+    std::string source_path_;
+    std::string target_path_;
+    std::vector<char> buffer_;
+    Descriptor source_;
+    Descriptor target_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedCopy>> prepare_file_copy(const CopyEnvironment& environment,
+                                                        size_t buffer_bytes, size_t max_blocks) {
+    const std::string stem = environment.directory + "/" + environment.file_prefix;
+    auto copy = std::make_unique<FileCopy>(stem + "-a", stem + "-b", buffer_bytes);
+    if (auto created = copy->create(max_blocks); !created) return created.error();
+    return std::unique_ptr<PreparedCopy>(std::move(copy));
 }
 
 }  // namespace hostprobe::probes

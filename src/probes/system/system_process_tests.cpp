@@ -13,6 +13,7 @@
 
 #include "probes/system/child_process.hpp"
 #include "probes/system/execl_helper.hpp"
+#include "probes/system/pipe_io.hpp"
 #include "probes/system/system_tests.hpp"
 
 namespace hostprobe::probes {
@@ -24,37 +25,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-Error system_error(const std::string& what) {
-    return Error{ErrorCode::internal, what + ": " + std::strerror(errno)};
-}
-
-struct Pipe {
-    int read_end = -1;
-    int write_end = -1;
-    static Result<Pipe> open() {
-        int ends[2];
-        if (::pipe2(ends, O_CLOEXEC) != 0) return system_error("pipe");
-        return Pipe{ends[0], ends[1]};
-    }
-    void close_read() {
-        if (read_end >= 0) ::close(read_end);
-        read_end = -1;
-    }
-    void close_write() {
-        if (write_end >= 0) ::close(write_end);
-        write_end = -1;
-    }
-};
-
-// Closes both ends on every path out.
-struct PipeGuard {
-    Pipe& pipe;
-    ~PipeGuard() {
-        pipe.close_read();
-        pipe.close_write();
-    }
-};
 
 // In a forked child: `input` becomes 0, `output` 1, and every other descriptor is closed.
 // Async-signal-safe (no allocation).
@@ -130,11 +100,9 @@ Result<CopyCount> context_switch_copy(const CopyEnvironment& environment) {
     // one round trip per loop. The child ends when its pipe closes.
     auto down = Pipe::open();
     if (!down) return down.error();
-    PipeGuard close_down{*down};
     auto up = Pipe::open();
     if (!up) return up.error();
-    PipeGuard close_up{*up};
-    const int child_reads = down->read_end, child_writes = up->write_end;
+    const int child_reads = down->read_end(), child_writes = up->write_end();
     auto child = ChildProcess::start(environment.owned_children, false, [=] {
         // Only its own two ends stay open: the parent's write end (or another copy's) held
         // here would keep the child from ever seeing the end of its input.
@@ -155,8 +123,9 @@ Result<CopyCount> context_switch_copy(const CopyEnvironment& environment) {
     while (keep_going(environment) && !broken) {
         for (int i = 0; i < 16; ++i) {
             uint64_t echoed = 0;
-            if (::write(down->write_end, &loops, sizeof loops) != sizeof loops ||
-                ::read(up->read_end, &echoed, sizeof echoed) != sizeof echoed || echoed != loops) {
+            if (::write(down->write_end(), &loops, sizeof loops) != sizeof loops ||
+                ::read(up->read_end(), &echoed, sizeof echoed) != sizeof echoed ||
+                echoed != loops) {
                 broken = true;
                 break;
             }
@@ -176,17 +145,16 @@ Result<CopyCount> execl_copy(const CopyEnvironment& environment) {
     // (see execl_helper.hpp) counts its generations and reports the count through a pipe.
     auto report = Pipe::open();
     if (!report) return report.error();
-    PipeGuard close_report{*report};
     const auto deadline_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                  environment.deadline.time_since_epoch())
                                  .count();
-    const ExeclArguments first{report->write_end, 1, deadline_ns};
+    const ExeclArguments first{report->write_end(), 1, deadline_ns};
     ExeclCommandLine command(environment.self_exe,
                              first);  // built before the fork: no malloc after
     const auto start = Clock::now();
     auto child = ChildProcess::start(environment.owned_children, false, [&] {
         // The write end has to survive the exec; everything else stays close-on-exec.
-        if (::fcntl(report->write_end, F_SETFD, 0) != 0) return 126;
+        if (::fcntl(report->write_end(), F_SETFD, 0) != 0) return 126;
         ::execv(command.path(), command.argv());
         return 127;
     });
@@ -201,12 +169,12 @@ Result<CopyCount> execl_copy(const CopyEnvironment& environment) {
             child->kill_and_wait();
             return CopyCount{0, seconds_since(start)};
         }
-        pollfd readable{report->read_end, POLLIN, 0};
+        pollfd readable{report->read_end(), POLLIN, 0};
         const int ready = ::poll(&readable, 1, 50);
         if (ready < 0 && errno == EINTR) continue;
-        if (ready < 0) return system_error("poll");
+        if (ready < 0) return errno_error("poll");
         if (ready == 0) continue;
-        const ssize_t read_now = ::read(report->read_end, into + got, sizeof generations - got);
+        const ssize_t read_now = ::read(report->read_end(), into + got, sizeof generations - got);
         if (read_now < 0 && errno == EINTR) continue;
         if (read_now <= 0) {
             const int status = child->wait();
@@ -227,7 +195,7 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
     // `concurrent` times at once by multi.sh; loops per minute.
     if (auto why = shell_unavailable(environment.shell)) return Error{ErrorCode::unavailable, *why};
     const std::string work = environment.directory + "/" + environment.file_prefix + "-sh";
-    if (::mkdir(work.c_str(), 0700) != 0) return system_error("cannot create " + work);
+    if (::mkdir(work.c_str(), 0700) != 0) return errno_error("cannot create " + work);
     struct RemoveWork {
         std::string path;
         ~RemoveWork() {
@@ -245,11 +213,11 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
         const std::string source = sort_source();
         const int fd = ::open((work + "/sort.src").c_str(),
                               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0) return system_error("cannot create " + work + "/sort.src");
+        if (fd < 0) return errno_error("cannot create " + work + "/sort.src");
         const bool written =
             ::write(fd, source.data(), source.size()) == static_cast<ssize_t>(source.size());
         ::close(fd);
-        if (!written) return system_error("cannot write " + work + "/sort.src");
+        if (!written) return errno_error("cannot write " + work + "/sort.src");
     }
     const std::string count = std::to_string(concurrent);
     const char* const argv[] = {

@@ -51,22 +51,49 @@ std::optional<std::string> shell_unavailable(const std::string& shell) {
     return std::nullopt;
 }
 
-Result<CopyCount> run_test_copy(const SystemTestSpec& test, const CopyEnvironment& environment) {
+namespace {
+
+// The tests without set-up: the loop is the whole copy.
+class LoopCopy final : public PreparedCopy {
+  public:
+    explicit LoopCopy(std::function<Result<CopyCount>(const CopyEnvironment&)> loop)
+        : loop_(std::move(loop)) {}
+    Result<CopyCount> run(const CopyEnvironment& environment) override {
+        return loop_(environment);
+    }
+
+  private:
+    std::function<Result<CopyCount>(const CopyEnvironment&)> loop_;
+};
+
+Result<std::unique_ptr<PreparedCopy>> loop(
+    std::function<Result<CopyCount>(const CopyEnvironment&)> function) {
+    return std::unique_ptr<PreparedCopy>(std::make_unique<LoopCopy>(std::move(function)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedCopy>> prepare_test_copy(const SystemTestSpec& test,
+                                                        const CopyEnvironment& environment) {
     const std::string_view name = test.name;
-    if (name == "dhrystone") return dhrystone_copy(environment);
-    if (name == "whetstone") return whetstone_copy(environment);
-    if (name == "execl") return execl_copy(environment);
-    if (name == "file_copy_1024") return file_copy_copy(environment, 1024, 2000);
-    if (name == "file_copy_256") return file_copy_copy(environment, 256, 500);
-    if (name == "file_copy_4096") return file_copy_copy(environment, 4096, 8000);
-    if (name == "pipe") return pipe_copy(environment);
-    if (name == "context_switch") return context_switch_copy(environment);
-    if (name == "spawn") return spawn_copy(environment);
-    if (name == "shell_1") return shell_copy(environment, 1);
-    if (name == "shell_8") return shell_copy(environment, 8);
-    if (name == "syscall") return syscall_copy(environment);
+    if (name == "dhrystone")
+        return loop(
+            [](const CopyEnvironment& e) -> Result<CopyCount> { return dhrystone_copy(e); });
+    if (name == "whetstone")
+        return loop(
+            [](const CopyEnvironment& e) -> Result<CopyCount> { return whetstone_copy(e); });
+    if (name == "execl") return loop(execl_copy);
+    if (name == "file_copy_1024") return prepare_file_copy(environment, 1024, 2000);
+    if (name == "file_copy_256") return prepare_file_copy(environment, 256, 500);
+    if (name == "file_copy_4096") return prepare_file_copy(environment, 4096, 8000);
+    if (name == "pipe") return loop(pipe_copy);
+    if (name == "context_switch") return loop(context_switch_copy);
+    if (name == "spawn") return loop(spawn_copy);
+    if (name == "shell_1") return loop([](const CopyEnvironment& e) { return shell_copy(e, 1); });
+    if (name == "shell_8") return loop([](const CopyEnvironment& e) { return shell_copy(e, 8); });
+    if (name == "syscall") return loop(syscall_copy);
     return make_error(ErrorCode::invalid_argument,
-                      "unknown system test '" + std::string(test.name) + "'");
+                      "unknown system test '" + std::string(name) + "'");
 }
 
 }  // namespace hostprobe::probes

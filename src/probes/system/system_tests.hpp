@@ -4,6 +4,8 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -49,16 +51,25 @@ struct CopyCount {
     bool valid = true;  // the kernel's self-check (Dhrystone, Whetstone) held
 };
 
-// Runs one copy of the named test until the deadline or a stop request.
-Result<CopyCount> run_test_copy(const SystemTestSpec& test, const CopyEnvironment& environment);
+// One copy, set up and waiting to run: set-up (the file copy test writes its source file) is
+// done before the copies start together, so it is never timed.
+class PreparedCopy {
+  public:
+    virtual ~PreparedCopy() = default;
+    // Runs until the environment's deadline or a stop request.
+    virtual Result<CopyCount> run(const CopyEnvironment& environment) = 0;
+};
+
+Result<std::unique_ptr<PreparedCopy>> prepare_test_copy(const SystemTestSpec& test,
+                                                        const CopyEnvironment& environment);
 
 // The individual loops (system_cpu_tests.cpp, system_io_tests.cpp, system_process_tests.cpp).
 CopyCount dhrystone_copy(const CopyEnvironment& environment);
 CopyCount whetstone_copy(const CopyEnvironment& environment);
 Result<CopyCount> syscall_copy(const CopyEnvironment& environment);
 Result<CopyCount> pipe_copy(const CopyEnvironment& environment);
-Result<CopyCount> file_copy_copy(const CopyEnvironment& environment, size_t buffer_bytes,
-                                 size_t max_blocks);
+Result<std::unique_ptr<PreparedCopy>> prepare_file_copy(const CopyEnvironment& environment,
+                                                        size_t buffer_bytes, size_t max_blocks);
 Result<CopyCount> spawn_copy(const CopyEnvironment& environment);
 Result<CopyCount> context_switch_copy(const CopyEnvironment& environment);
 Result<CopyCount> execl_copy(const CopyEnvironment& environment);

@@ -3,9 +3,12 @@
 #include "probes/system/system_tests.hpp"
 
 #include <doctest/doctest.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -36,6 +39,31 @@ SystemMeasurementSpec spec_for(const std::string& name, const std::string& direc
     spec.environment.shell = "/bin/sh";
     spec.environment.self_exe = "/proc/self/exe";  // the unit tests' main has the helper mode
     return spec;
+}
+
+// Every process below `pid` (children of every thread, recursively).
+std::vector<pid_t> descendants(pid_t pid) {
+    std::vector<pid_t> found;
+    std::error_code error;
+    for (const auto& task :
+         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+        std::ifstream list(task.path() / "children");
+        pid_t child = 0;
+        while (list >> child) {
+            found.push_back(child);
+            for (pid_t below : descendants(child))
+                found.push_back(below);
+        }
+    }
+    return found;
+}
+
+bool eventually_gone(pid_t pid) {
+    for (int i = 0; i < 2000; ++i) {
+        if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+        std::this_thread::sleep_for(1ms);
+    }
+    return false;
 }
 
 size_t entries(const std::string& directory) {
@@ -103,17 +131,17 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
         const auto spec = spec_for(name, work.root(), stop.get_token(), 2, 60);
         auto measuring = std::async(std::launch::async,
                                     [&] { return measure_system_test(spec, [](double) {}); });
-        // Stop once the test is under way: a child exists, or a file does for the copy test
-        // (pipe has neither: a moment is enough).
+        // Stop once the test is under way: its helpers are up and the files exist (the copy
+        // test), then a moment for the loops to start and fork.
         auto under_way = [&] {
-            if (name == "pipe") return true;
-            if (name == "file_copy_4096") return entries(work.root()) > 0;
-            return !app::current_children().empty();
+            if (app::current_children().size() < 2) return false;
+            return name != "file_copy_4096" || entries(work.root()) > 0;
         };
-        std::this_thread::sleep_for(50ms);
         const auto give_up = std::chrono::steady_clock::now() + 20s;
         while (std::chrono::steady_clock::now() < give_up && !under_way())
             std::this_thread::sleep_for(1ms);
+        std::this_thread::sleep_for(300ms);
+        const std::vector<pid_t> started = descendants(::getpid());
         const auto stopped_at = std::chrono::steady_clock::now();
         stop.request_stop();
         REQUIRE(measuring.wait_for(20s) == std::future_status::ready);
@@ -122,6 +150,10 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
         REQUIRE(measured.ok());
         CHECK_FALSE(measured->complete);
         CHECK(app::current_children().empty());
+        for (pid_t pid : started) {  // the helpers and what they started; orphans are reaped
+            CAPTURE(pid);            // by init, so allow it a moment
+            CHECK(eventually_gone(pid));
+        }
         CHECK(entries(work.root()) == 0);
     }
 }
@@ -151,4 +183,14 @@ TEST_CASE("Dhrystone and Whetstone check their own arithmetic") {
     CHECK(whetstone.valid);
     CHECK(whetstone.passes == 2);
     CHECK(whetstone.mwips == doctest::Approx(whetstone_mwips(2, whetstone.seconds)));
+}
+
+TEST_CASE("a copy whose set-up fails reports why, and nothing waits for it") {
+    std::stop_source stop;
+    auto measured = measure_system_test(
+        spec_for("file_copy_1024", "/nonexistent-directory", stop.get_token(), 2), [](double) {});
+    REQUIRE_FALSE(measured.ok());
+    CHECK(measured.error().message.find("cannot create /nonexistent-directory/") !=
+          std::string::npos);
+    CHECK(app::current_children().empty());
 }

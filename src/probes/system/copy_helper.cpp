@@ -1,0 +1,128 @@
+#include "probes/system/copy_helper.hpp"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "core/strings.hpp"
+#include "probes/system/execl_helper.hpp"
+#include "probes/system/pipe_io.hpp"
+
+namespace hostprobe::probes {
+
+namespace {
+
+struct ReportHeader {
+    uint8_t ok;
+    uint8_t valid;
+    int32_t error_code;  // ErrorCode, when not ok
+    double amount;
+    double seconds;
+    uint32_t error_bytes;
+};
+
+std::optional<int> parse_fd(const char* text) {
+    auto value = parse_uint64(text);
+    if (!value || *value > 1'000'000) return std::nullopt;
+    return static_cast<int>(*value);
+}
+
+// SIGTERM asks the copy to stop: a thread waits for it and passes it on as a stop request.
+// The source is never freed, so the thread may outlive the copy.
+std::stop_token stop_on_sigterm() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    auto* source = new std::stop_source;  // NOLINT(cppcoreguidelines-owning-memory)
+    std::thread([source, set] {
+        int received = 0;
+        if (sigwait(&set, &received) == 0) source->request_stop();
+    }).detach();
+    return source->get_token();
+}
+
+}  // namespace
+
+std::vector<std::string> copy_helper_command_line(const std::string& program,
+                                                  const CopyHelperArguments& arguments,
+                                                  int control_fd, int report_fd) {
+    return {program,
+            kCopyHelperCommand,
+            arguments.test,
+            std::to_string(control_fd),
+            std::to_string(report_fd),
+            arguments.directory,
+            arguments.file_prefix,
+            arguments.shell};
+}
+
+std::string encode_copy_report(const Result<CopyCount>& count) {
+    ReportHeader header{};
+    std::string error;
+    if (count) {
+        header = {1, static_cast<uint8_t>(count->valid ? 1 : 0), 0, count->amount, count->seconds,
+                  0};
+    } else {
+        error = count.error().message;
+        header.error_code = static_cast<int32_t>(count.error().code);
+        header.error_bytes = static_cast<uint32_t>(error.size());
+    }
+    std::string bytes(reinterpret_cast<const char*>(&header), sizeof header);
+    return bytes + error;
+}
+
+std::optional<Result<CopyCount>> decode_copy_report(const std::string& bytes) {
+    ReportHeader header{};
+    if (bytes.size() < sizeof header) return std::nullopt;
+    std::memcpy(&header, bytes.data(), sizeof header);
+    if (bytes.size() < sizeof header + header.error_bytes) return std::nullopt;
+    if (header.ok == 0) {
+        return Result<CopyCount>(Error{static_cast<ErrorCode>(header.error_code),
+                                       bytes.substr(sizeof header, header.error_bytes)});
+    }
+    return Result<CopyCount>(CopyCount{header.amount, header.seconds, header.valid != 0});
+}
+
+std::optional<int> run_copy_helper(int argc, char** argv) {
+    if (argc < 2 || std::strcmp(argv[1], kCopyHelperCommand) != 0) return std::nullopt;
+    const SystemTestSpec* test = argc == 8 ? find_system_test(argv[2]) : nullptr;
+    const auto control = argc == 8 ? parse_fd(argv[3]) : std::nullopt;
+    const auto report = argc == 8 ? parse_fd(argv[4]) : std::nullopt;
+    if (test == nullptr || !control || !report) {
+        static constexpr char kUsage[] =
+            "hostprobe: __system-copy is the system probe's helper, not a command\n";
+        (void)!::write(2, kUsage, sizeof kUsage - 1);
+        return 2;
+    }
+    CopyEnvironment environment;
+    environment.stop = stop_on_sigterm();
+    environment.directory = argv[5];
+    environment.file_prefix = argv[6];
+    environment.shell = argv[7];
+    environment.self_exe = "/proc/self/exe";
+
+    auto prepared = prepare_test_copy(*test, environment);
+    if (!prepared) {
+        const std::string encoded = "R" + encode_copy_report(prepared.error());
+        return write_all(*report, encoded.data(), encoded.size()) ? 0 : 1;
+    }
+    if (!write_all(*report, "R", 1)) return 1;
+    int64_t duration_ns = 0;
+    if (!read_all(*control, &duration_ns, sizeof duration_ns)) return 0;  // cancelled first
+    environment.deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(duration_ns);
+    const std::string encoded = encode_copy_report((*prepared)->run(environment));
+    return write_all(*report, encoded.data(), encoded.size()) ? 0 : 1;
+}
+
+std::optional<int> run_system_helper(int argc, char** argv) {
+    if (auto code = run_execl_helper(argc, argv)) return code;
+    return run_copy_helper(argc, argv);
+}
+
+}  // namespace hostprobe::probes

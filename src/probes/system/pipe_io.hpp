@@ -1,0 +1,42 @@
+// Pipes and whole reads and writes on descriptors, for the system tests and their helpers.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "core/result.hpp"
+
+namespace hostprobe::probes {
+
+// Both ends close-on-exec; each closed when the Pipe goes (or earlier, by hand).
+class Pipe {
+  public:
+    static Result<Pipe> open();
+    // A connected pair of Unix stream sockets used one way: writes with send_all() to it never
+    // raise SIGPIPE, whatever happened to the reader.
+    static Result<Pipe> open_socket_pair();
+    Pipe(Pipe&& other) noexcept;
+    Pipe& operator=(Pipe&&) = delete;
+    Pipe(const Pipe&) = delete;
+    ~Pipe();
+    int read_end() const { return read_end_; }
+    int write_end() const { return write_end_; }
+    void close_read();
+    void close_write();
+
+  private:
+    Pipe(int read_end, int write_end) : read_end_(read_end), write_end_(write_end) {}
+    int read_end_;
+    int write_end_;
+};
+
+// Loop over short transfers and EINTR; false on an error or the end of the input.
+bool write_all(int fd, const void* data, size_t size);
+bool read_all(int fd, void* data, size_t size);
+// write_all for a socket, with MSG_NOSIGNAL: a reader that is gone is an error, not a signal.
+bool send_all(int fd, const void* data, size_t size);
+
+// "what: strerror(errno)" as an internal error.
+Error errno_error(const std::string& what);
+
+}  // namespace hostprobe::probes
