@@ -1,0 +1,119 @@
+"""Driven by system_vs_reference.sh: see there."""
+import json, os, re, shutil, statistics, subprocess, sys
+
+binary, reference, rounds, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+failed = []
+
+
+def in_cgroup(command, cgroup):
+    if cgroup is None:
+        return command
+    return ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup] + command
+
+
+def hostprobe(tests, copies, cgroup=None):
+    command = [binary, "run", "system", "--json", "--tests", ",".join(tests),
+               "--copies", ",".join(str(c) for c in copies), "--seconds", str(seconds)]
+    out = subprocess.run(in_cgroup(command, cgroup), capture_output=True, text=True, check=True).stdout
+    result = json.loads(out)["result"]
+    return {(t["name"], t["copies"]): t["value"] for t in result["tests"]}, result
+
+
+def reference_rate(test):
+    return float(subprocess.run([reference, test, str(seconds)], capture_output=True, text=True,
+                                check=True).stdout)
+
+
+def perf_pipe_rate():
+    """perf bench sched pipe for about `seconds`: ops/s (one op = one round trip)."""
+    out = subprocess.run(["perf", "bench", "sched", "pipe", "-l", str(int(40000 * seconds))],
+                         capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"(\d+)\s+ops/sec", out).group(1))
+
+
+def report(name, ratio, low, high):
+    ok = low <= ratio <= high
+    print("  %-52s %6.3f  (target %.2f-%.2f)  %s" % (name, ratio, low, high, "ok" if ok else "MISSED"))
+    if not ok:
+        failed.append(name)
+
+
+have_perf = shutil.which("perf") is not None and subprocess.run(
+    ["perf", "bench", "sched", "pipe", "-l", "10"], capture_output=True).returncode == 0
+print("hostprobe system probe vs references: %d rounds of %.0f s, interleaved" % (rounds, seconds))
+samples = {"syscall": [], "spawn": [], "context_switch": [], "perf": []}
+for round_index in range(rounds):
+    ours, _ = hostprobe(["syscall", "spawn", "context_switch"], [1])
+    row = []
+    for test in ("syscall", "spawn", "context_switch"):
+        theirs = reference_rate(test)
+        samples[test].append((ours[(test, 1)], theirs))
+        row.append("%s %.0f/%.0f" % (test, ours[(test, 1)], theirs))
+    if have_perf:
+        theirs = perf_pipe_rate()
+        samples["perf"].append((ours[("context_switch", 1)], theirs))
+        row.append("perf sched pipe %.0f" % theirs)
+    print("  round %d: %s" % (round_index + 1, ", ".join(row)))
+
+print("\n== hostprobe / reference (median of the rounds' ratios)")
+for test in ("syscall", "spawn", "context_switch"):
+    ratio = statistics.median(ours / theirs for ours, theirs in samples[test])
+    report("%s vs system_reference.c" % test, ratio, 0.8, 1.2)
+if have_perf:
+    ratio = statistics.median(ours / theirs for ours, theirs in samples["perf"])
+    report("context_switch vs perf bench sched pipe", ratio, 0.8, 1.2)
+else:
+    print("  (perf is not installed: context_switch vs perf bench sched pipe skipped)")
+
+
+def make_cgroup():
+    """A child cgroup with a 0.5 CPU quota, v1 or v2; None (with the reason) when the host says no."""
+    try:
+        if os.path.exists("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"):
+            path = "/sys/fs/cgroup/cpu/hostprobe-bench-system"
+            os.makedirs(path, exist_ok=True)
+            open(path + "/cpu.cfs_period_us", "w").write("100000")
+            open(path + "/cpu.cfs_quota_us", "w").write("50000")
+            return path, None
+        if "cpu" in open("/sys/fs/cgroup/cgroup.controllers").read().split():
+            path = "/sys/fs/cgroup/hostprobe-bench-system"
+            os.makedirs(path, exist_ok=True)
+            open(path + "/cpu.max", "w").write("50000 100000")
+            return path, None
+        return None, "no cgroup cpu controller is mounted"
+    except OSError as error:
+        return None, "cannot create a child cgroup here: %s" % error
+
+
+print("\n== single vs parallel copies (dhrystone, syscall), without and with a 0.5 CPU quota")
+tests = ["dhrystone", "syscall"]
+free, free_result = hostprobe(tests, [1, 2])
+cpus = free_result["cpu_budget"]["visible_cpus"]
+for test in tests:
+    print("  no quota   %-10s 1 copy %14.1f   2 copies %14.1f   x%.2f" %
+          (test, free[(test, 1)], free[(test, 2)], free[(test, 2)] / free[(test, 1)]))
+cgroup, why_not = make_cgroup()
+if cgroup is None:
+    print("  SKIPPED the quota part: " + why_not + " (run as root on a host that allows child cgroups)")
+else:
+    try:
+        quota, quota_result = hostprobe(tests, [1, 2], cgroup)
+        print("  quota 0.5: the probe sees budget %.2f, %d worker(s); copies auto = %s" %
+              (quota_result["cpu_budget"]["cores"], quota_result["cpu_budget"]["workers"],
+               json.loads(subprocess.run(in_cgroup([binary, "run", "system", "--json", "--tests", "syscall",
+                                                    "--seconds", "1"], cgroup),
+                                         capture_output=True, text=True, check=True).stdout)["result"]["copies"]))
+        for test in tests:
+            parallel = quota[(test, 2)] / quota[(test, 1)]
+            print("  quota 0.5  %-10s 1 copy %14.1f   2 copies %14.1f   x%.2f" %
+                  (test, quota[(test, 1)], quota[(test, 2)], parallel))
+            # One copy already gets the whole 0.5 CPU: a second one can only share it.
+            report("%s quota 0.5: 2 copies / 1 copy" % test, parallel, 0.8, 1.2)
+            report("%s quota 0.5: 1 copy / 1 copy without quota" % test,
+                   quota[(test, 1)] / free[(test, 1)], 0.4, 0.6)
+    finally:
+        if not open(cgroup + "/cgroup.procs").read().strip():
+            os.rmdir(cgroup)
+
+print("\n%s" % ("all targets met" if not failed else "MISSED: " + ", ".join(failed)))
+sys.exit(1 if failed else 0)
