@@ -164,6 +164,24 @@ uid=$(awk '/^Uid:/ {print $2}' "/proc/$pid/status")
 [ "$uid" = 10001 ] || fail "the agent runs as uid $uid, not 10001"
 note "the agent runs as uid 10001"
 
+# The system probe in the distroless image: its helpers re-execute the agent, there is no shell.
+curl -fsS -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
+  -d '{"probe": "system", "params": {"tests": ["execl", "spawn", "shell", "syscall"], "seconds": 1}}' \
+  "http://127.0.0.1:$limited_port/v1/runs?wait=60" | python3 -c '
+import json, sys
+run = json.load(sys.stdin)
+assert run["state"] == "succeeded", run
+result = run["result"]
+assert result["copies"] == [1], result["copies"]  # auto under a 0.25 quota: one worker
+values = {t["name"]: t["value"] for t in result["tests"]}
+assert set(values) == {"execl", "spawn", "syscall"} and min(values.values()) > 0, values
+skipped = {s["name"]: s["reason"] for s in result["skipped"]}
+assert set(skipped) == {"shell_1", "shell_8"} and "no shell at /bin/sh" in skipped["shell_1"], skipped
+print("container test: system probe under 0.25 CPU: copies %s, execl %.0f lps, spawn %.0f lps, "
+      "syscall %.0f lps, shell skipped (%s)" % (result["copies"], values["execl"], values["spawn"],
+      values["syscall"], skipped["shell_1"]), file=sys.stderr)
+' || fail "the system probe in the image"
+
 started=$(date +%s.%N)
 $engine stop -t 10 "$limited" >/dev/null
 elapsed=$(python3 -c "import sys; print('%.2f' % (float(sys.argv[2]) - float(sys.argv[1])))" "$started" "$(date +%s.%N)")

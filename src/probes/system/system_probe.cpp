@@ -147,7 +147,10 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
     const auto copies = system_copies(params["copies"], context.host.cpu_budget.workers);
     const double seconds = params["seconds"].get<double>();
 
+    // Without a directory to work in (a read-only root file system, no /tmp volume), the tests
+    // that write are skipped with the reason; the others still run.
     std::optional<WorkDirectory> work;
+    std::optional<std::string> no_directory;
     if (selects(params["tests"], "file_copy") || selects(params["tests"], "shell")) {
         std::string parent;
         if (!params["directory"].get<std::string>().empty()) {
@@ -156,8 +159,11 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
             parent = *resolved;
         }
         auto created = WorkDirectory::create(parent, context.run_id);
-        if (!created) return created.error();
-        work.emplace(std::move(*created));
+        if (created) {
+            work.emplace(std::move(*created));
+        } else {
+            no_directory = created.error().message;
+        }
     }
 
     CopyEnvironment environment;
@@ -180,8 +186,11 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
                 cut_short = true;
                 break;
             }
-            if (test->selector == "shell" && no_shell) {
-                skipped.push_back(skipped_json(*test, count, *no_shell));
+            const bool writes = test->selector == "file_copy" || test->selector == "shell";
+            if ((test->selector == "shell" && no_shell) || (writes && no_directory)) {
+                skipped.push_back(skipped_json(
+                    *test, count,
+                    test->selector == "shell" && no_shell ? *no_shell : *no_directory));
                 context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
                 continue;
             }

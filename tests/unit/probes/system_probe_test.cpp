@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "probes/system/system_index.hpp"
 #include "probes/system/system_report.hpp"
@@ -186,4 +187,28 @@ TEST_CASE("the report, from a hand-made result, lines up like UnixBench's") {
     // The score ends in the INDEX column, as UnixBench's does.
     CHECK(text.find("System Benchmarks Index Score (Partial Only)" + std::string(24, ' ') +
                     "2813.9\n") != std::string::npos);
+}
+
+TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest still runs") {
+    // A read-only root file system without a /tmp volume, as a task may have.
+    const char* before = std::getenv("TMPDIR");
+    const std::string saved = before ? before : "";
+    ::setenv("TMPDIR", "/nonexistent-tmp", 1);
+    Harness harness;
+    auto outcome =
+        harness.run({{"tests", {"file_copy", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
+    if (before) {
+        ::setenv("TMPDIR", saved.c_str(), 1);
+    } else {
+        ::unsetenv("TMPDIR");
+    }
+    REQUIRE(outcome.ok());
+    const json& result = outcome->result;
+    REQUIRE(result["tests"].size() == 1);
+    CHECK(result["tests"][0]["name"] == "syscall");
+    REQUIRE(result["skipped"].size() == 3);
+    for (const auto& skipped : result["skipped"]) {
+        CHECK(skipped["reason"].get<std::string>().find(
+                  "cannot create a private directory like /nonexistent-tmp/") != std::string::npos);
+    }
 }
