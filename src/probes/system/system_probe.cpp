@@ -5,6 +5,7 @@
 
 #include "core/strings.hpp"
 #include "metrics/family_builder.hpp"
+#include "probes/system/dhrystone.hpp"
 #include "probes/system/system_index.hpp"
 #include "probes/system/system_measurement.hpp"
 #include "probes/system/system_report.hpp"
@@ -41,15 +42,17 @@ bool selects(const json& selectors, const char* selector) {
 }
 
 json test_json(const SystemMeasurement& m) {
-    return {{"name", m.test->name},
-            {"title", m.test->title},
-            {"copies", m.copies},
-            {"value", m.value},
-            {"unit", m.test->unit},
-            {"baseline", m.test->baseline},
-            {"index", index_value(m.value, m.test->baseline)},
-            {"seconds", m.seconds},
-            {"valid", m.valid}};
+    json test = {{"name", m.test->name},
+                 {"title", m.test->title},
+                 {"copies", m.copies},
+                 {"value", m.value},
+                 {"unit", m.test->unit},
+                 {"baseline", m.test->baseline},
+                 {"index", index_value(m.value, m.test->baseline)},
+                 {"seconds", m.seconds},
+                 {"valid", m.valid}};
+    if (m.test->name == "dhrystone") test["dmips"] = dmips(m.value);
+    return test;
 }
 
 json skipped_json(const SystemTestSpec& test, size_t copies, const std::string& reason) {

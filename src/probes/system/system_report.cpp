@@ -31,9 +31,11 @@ std::string pass_report(const json& result, size_t copies) {
         result["cpu_budget"]["workers"].get<unsigned>(), copies, copies == 1 ? "y" : "ies");
     for (const auto& test : result["tests"]) {
         if (test["copies"] != copies) continue;
-        text += format("%-40s %12.1f %-5s (%.1f s)\n", test["title"].get<std::string>().c_str(),
+        text += format("%-40s %12.1f %-5s (%.1f s)", test["title"].get<std::string>().c_str(),
                        test["value"].get<double>(), test["unit"].get<std::string>().c_str(),
                        test["seconds"].get<double>());
+        if (test.contains("dmips")) text += format(", %.1f DMIPS", test["dmips"].get<double>());
+        text += "\n";
     }
     for (const auto& skipped : result["skipped"]) {
         if (skipped["copies"] != copies) continue;

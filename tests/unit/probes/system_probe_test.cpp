@@ -181,6 +181,10 @@ TEST_CASE("the report, from a hand-made result, lines up like UnixBench's") {
     const std::string text = system_report(result);
     CHECK(text.find("Dhrystone 2 using register variables       32838716.7 lps   (10.0 s)\n") !=
           std::string::npos);
+    json with_dmips = result;
+    with_dmips["tests"][0]["dmips"] = 18690.2;  // 32838716.7 / 1757
+    CHECK(system_report(with_dmips).find("32838716.7 lps   (10.0 s), 18690.2 DMIPS\n") !=
+          std::string::npos);
     CHECK(
         text.find("Dhrystone 2 using register variables        116700.0   32838716.7   2813.9\n") !=
         std::string::npos);
@@ -211,4 +215,14 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
         CHECK(skipped["reason"].get<std::string>().find(
                   "cannot create a private directory like /nonexistent-tmp/") != std::string::npos);
     }
+}
+
+TEST_CASE("dhrystone is also reported in DMIPS (VAX 11/780 = 1757 Dhrystones/s)") {
+    Harness harness;
+    auto outcome = harness.run({{"tests", {"dhrystone"}}, {"copies", {1}}, {"seconds", 1}});
+    REQUIRE(outcome.ok());
+    const json& test = outcome->result["tests"].at(0);
+    CHECK(test["valid"] == true);
+    CHECK(test["dmips"].get<double>() == doctest::Approx(test["value"].get<double>() / 1757.0));
+    CHECK(outcome->text_report.find(" DMIPS\n") != std::string::npos);
 }
