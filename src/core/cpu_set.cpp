@@ -8,7 +8,7 @@ namespace hostprobe {
 
 namespace {
 
-constexpr size_t kMaxCpus = 1u << 16;  // far above any real machine; bounds hostile input
+constexpr size_t kMaxCpus = CpuSet::kMaxCpus;
 
 Result<size_t> parse_cpu_number(std::string_view text) {
     auto number = parse_uint64(text);
@@ -99,6 +99,7 @@ Result<CpuSet> CpuSet::parse_mask(std::string_view text) {
 }
 
 void CpuSet::insert(size_t cpu) {
+    if (cpu >= kMaxCpus) return;
     if (cpu >= bits_.size()) {
         bits_.resize(cpu + 1, false);
     }

@@ -13,11 +13,15 @@ namespace hostprobe {
 
 class CpuSet {
   public:
+    // Far above any real machine; bounds hostile input (a dump's "processor : 999999999").
+    static constexpr size_t kMaxCpus = size_t{1} << 16;
+
     CpuSet() = default;
 
     static Result<CpuSet> parse_list(std::string_view text);
     static Result<CpuSet> parse_mask(std::string_view text);
 
+    // CPU numbers from kMaxCpus on cannot be real and are ignored.
     void insert(size_t cpu);
     bool contains(size_t cpu) const { return cpu < bits_.size() && bits_[cpu]; }
     size_t count() const;

@@ -120,6 +120,7 @@ void on_processor(ParseState& state, long key_number, std::string_view value,
         state.cpu_type[*state.current_cpu] = state.current_type;
     }
     state.current_cpu.reset();
+    if (id && *id >= CpuSet::kMaxCpus) return;  // not a real CPU: every later step would pay
     if (id && (!possible || possible->contains(*id))) state.current_cpu = id;
 }
 

@@ -56,6 +56,18 @@ TEST_CASE("processor blocks for CPUs that are not possible are ignored") {
     CHECK(info.cpu_type.count(0) == 1);
 }
 
+TEST_CASE("CPU numbers no machine has are ignored, and cost nothing (fuzz regression)") {
+    // A 999999999 once made every CPU set of the report a billion bits long.
+    const std::string text = x86_block(0, "fpu") + x86_block(999999999, "fpu aes");
+    const Cpuinfo info = parse_cpuinfo(text, std::nullopt);
+    CHECK(info.cpu_type.count(0) == 1);
+    CHECK(info.cpu_type.count(999999999) == 0);
+    CpuSet set;
+    set.insert(CpuSet::kMaxCpus);
+    set.insert(3);
+    CHECK(set.members() == std::vector<size_t>{3});
+}
+
 TEST_CASE("a Graviton2 decodes to ARM Neoverse-N1 r3p1") {
     const Cpuinfo info = parse_cpuinfo(kGraviton2Block, std::nullopt);
     REQUIRE(info.types.size() == 1);
