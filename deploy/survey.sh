@@ -35,6 +35,10 @@ Survey options:
   --timeout SECONDS           for the tasks to start and their cipher runs to end (default 600)
   --out DIR                   where the per-task JSON goes (default survey-<UTC time>); an
                               existing DIR is added to, and the summary covers all of it
+  --token-file FILE           the agents' bearer token (their --token-file): needed when they
+                              run with --auth-reads, or to start a run from outside the task;
+                              HOSTPROBE_TOKEN in the environment works too. It is sent in
+                              clear over HTTP: only on a network you trust
 
 Summary options (also with --from-dir):
   --from-dir DIR              only summarize the JSON files in DIR; no AWS call
@@ -69,6 +73,8 @@ import urllib.parse
 import urllib.request
 
 FINAL_STATES = ("succeeded", "failed", "cancelled")
+# From --token-file or HOSTPROBE_TOKEN, through the environment: never on a command line.
+TOKEN = os.environ.get("HOSTPROBE_TOKEN", "")
 # Fargate Linux/x86 on-demand prices in us-east-1, the agent's defaults.
 DEFAULT_VCPU_HOUR = 0.04048
 DEFAULT_GB_HOUR = 0.004445
@@ -134,6 +140,8 @@ def http_json(url, body=None, timeout=30):
     request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
     if body is not None:
         request.add_header("Content-Type", "application/json")
+    if TOKEN:
+        request.add_header("Authorization", "Bearer " + TOKEN)
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.load(response)
 
@@ -171,7 +179,12 @@ def collect(task_arn, address, out_file, deadline, cipher, block_bytes):
             time.sleep(3)
             run = http_json("%s/v1/runs/%s" % (base, urllib.parse.quote(run["id"])))
     except urllib.error.HTTPError as error:
-        fail("%s: %s answered HTTP %d: %s" % (task_arn, error.url, error.code, error.read(500).decode(errors="replace")))
+        hint = ""
+        if error.code == 401:
+            hint = (" (is --token-file the agents' token?)" if TOKEN else
+                    " (the agent wants its bearer token: --token-file FILE or HOSTPROBE_TOKEN)")
+        fail("%s: %s answered HTTP %d: %s%s" % (task_arn, error.url, error.code,
+                                                error.read(500).decode(errors="replace").strip(), hint))
     except (OSError, ValueError, KeyError) as error:
         fail("%s: collecting from %s failed: %s" % (task_arn, address, error))
     if run.get("state") not in FINAL_STATES:
@@ -394,11 +407,12 @@ if __name__ == "__main__":
         sys.exit(130)
 PY
 
-survey_py() { python3 -c "$SURVEY_PY" "$@"; }
+survey_py() { HOSTPROBE_TOKEN=$token python3 -c "$SURVEY_PY" "$@"; }
 
 cluster="" subnets="" security_groups="" assign_public_ip=DISABLED count=5
 task_definition=$DEFAULT_TASK_DEFINITION port=9740 timeout=600 out_dir="" from_dir=""
 output=text cipher=aes-128-gcm block_bytes=8192 price_vcpu_hour="" price_gb_hour=""
+token_file="" token=${HOSTPROBE_TOKEN:-}
 
 takes_value() { (($# >= 2)) || die_usage "$1 needs a value"; }
 while (($# > 0)); do
@@ -414,6 +428,7 @@ while (($# > 0)); do
         --port) takes_value "$@"; port=$2; shift ;;
         --timeout) takes_value "$@"; timeout=$2; shift ;;
         --out) takes_value "$@"; out_dir=$2; shift ;;
+        --token-file) takes_value "$@"; token_file=$2; shift ;;
         --from-dir) takes_value "$@"; from_dir=$2; shift ;;
         --cipher) takes_value "$@"; cipher=$2; shift ;;
         --block-bytes) takes_value "$@"; block_bytes=$2; shift ;;
@@ -435,6 +450,13 @@ if [[ -n $price_vcpu_hour || -n $price_gb_hour ]]; then
         die_usage "--price-vcpu-hour and --price-gb-hour go together"
     is_price "$price_vcpu_hour" || die_usage "--price-vcpu-hour must be a number, not '$price_vcpu_hour'"
     is_price "$price_gb_hour" || die_usage "--price-gb-hour must be a number, not '$price_gb_hour'"
+fi
+if [[ -n $token_file ]]; then
+    [[ -f $token_file && -r $token_file ]] || die_usage "--token-file: cannot read '$token_file'"
+    token=$(<"$token_file")
+    token=${token#"${token%%[![:space:]]*}"} # trimmed like the agent trims its --token-file
+    token=${token%"${token##*[![:space:]]}"}
+    [[ -n $token ]] || die_usage "--token-file: '$token_file' is empty"
 fi
 command -v python3 >/dev/null || { echo "survey.sh: python3 is needed" >&2; exit 1; }
 

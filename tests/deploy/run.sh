@@ -123,12 +123,15 @@ start_agent "$work/sysroot-2686v4" 127.0.0.2:0 agent-2686v4 --disk-dir "$work/di
 wait_for "agent-2686v4 listening" 10 grep -q "msg=listening" "$work/agent-2686v4.log"
 port=$(sed -n 's/.*msg=listening address=127.0.0.2:\([0-9]*\).*/\1/p' "$work/agent-2686v4.log")
 start_agent "$sysroots/fargate-e5-2670v2" "127.0.0.3:$port" agent-2670v2
-start_agent "$sysroots/fargate-e5-2676v3" "127.0.0.4:$port" agent-2676v3
+# This one wants a token even for reads: Prometheus and the survey must send it.
+printf 'survey-test-token\n' >"$work/token"
+start_agent "$sysroots/fargate-e5-2676v3" "127.0.0.4:$port" agent-2676v3 \
+    --token-file "$work/token" --auth-reads
 agents=(127.0.0.2 127.0.0.3 127.0.0.4)
 for address in "${agents[@]}"; do
     wait_for "the agent on $address answering" 10 curl -fsS "http://$address:$port/healthz"
 done
-ok "agents for E5-2686 v4, E5-2670 v2, E5-2676 v3 on port $port of ${agents[*]}, with ECS task metadata"
+ok "agents for E5-2686 v4, E5-2670 v2, E5-2676 v3 (token for reads too) on port $port of ${agents[*]}, with ECS task metadata"
 
 agent=http://127.0.0.2:$port
 # The state of the run (or of the newest run of a list) that the agent answered with.
@@ -163,6 +166,8 @@ rule_files:
   - $repo/deploy/prometheus/hostprobe-rules.yml
 scrape_configs:
   - job_name: hostprobe
+    authorization:
+      credentials_file: $work/token
     static_configs:
       - targets: [$(printf '"%s:'"$port"'"\n' "${agents[@]}" | paste -sd,)]
 EOF
@@ -179,7 +184,7 @@ mkdir -p "$work/bin" "$work/aws"
 ln -s "$repo/$tests/fake_aws.py" "$work/bin/aws"
 PATH="$work/bin:$PATH" FAKE_AWS_DIR="$work/aws" FAKE_AWS_ADDRESSES="$(IFS=,; echo "${agents[*]}"),stopped" \
     survey --cluster survey-test --subnets subnet-0a,subnet-0b --security-groups sg-0c \
-    --count 4 --port "$port" --timeout 60 --out "$work/survey-live"
+    --count 4 --port "$port" --timeout 60 --out "$work/survey-live" --token-file "$work/token"
 expect_status 0 "survey.sh with AWS"
 expect_in survey.err "is STOPPED: CannotPullContainerError" "survey.sh with AWS"
 expect_in survey.err "saved 3 of 4 result(s)" "survey.sh with AWS"
@@ -206,7 +211,22 @@ assert models == {"127.0.0.2": "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz",
                   "127.0.0.3": "Intel(R) Xeon(R) CPU E5-2670 v2 @ 2.50GHz",
                   "127.0.0.4": "Intel(R) Xeon(R) CPU E5-2676 v3 @ 2.40GHz"}, models
 EOF
-ok "survey.sh ran 4 Fargate tasks, waited past PENDING, skipped the STOPPED one, saved 3 results, stopped all 4"
+ok "survey.sh ran 4 Fargate tasks, waited past PENDING, skipped the STOPPED one, saved 3 results (one with the token), stopped all 4"
+mkdir "$work/aws-no-token" "$work/aws-wrong-token" # fresh fake accounts: task indexes from 0
+PATH="$work/bin:$PATH" FAKE_AWS_DIR="$work/aws-no-token" FAKE_AWS_ADDRESSES="127.0.0.2,127.0.0.4" \
+    survey --cluster survey-test --subnets subnet-0a --count 2 --port "$port" --timeout 60 \
+    --out "$work/survey-no-token"
+expect_status 0 "survey.sh without the token"
+expect_in survey.err "answered HTTP 401" "survey.sh without the token"
+expect_in survey.err "the agent wants its bearer token: --token-file FILE or HOSTPROBE_TOKEN" \
+    "survey.sh without the token"
+expect_in survey.err "saved 1 of 2 result(s)" "survey.sh without the token"
+PATH="$work/bin:$PATH" FAKE_AWS_DIR="$work/aws-wrong-token" FAKE_AWS_ADDRESSES="127.0.0.4" HOSTPROBE_TOKEN=wrong \
+    survey --cluster survey-test --subnets subnet-0a --count 1 --port "$port" --timeout 60 \
+    --out "$work/survey-wrong-token"
+expect_in survey.err "the bearer token is not valid" "survey.sh with a wrong HOSTPROBE_TOKEN"
+expect_in survey.err "is --token-file the agents' token?" "survey.sh with a wrong HOSTPROBE_TOKEN"
+ok "survey.sh without the token, or with a wrong one, says so for that agent and saves the others"
 survey --from-dir "$work/survey-live" --json
 expect_status 0 "survey.sh --json on the live results"
 python3 - "$work/survey.out" <<'EOF' || fail "survey.sh --json on the live results"
@@ -283,6 +303,13 @@ expect_in survey.err "--count must be a positive whole number" "survey.sh --coun
 survey --cluster c
 expect_status 2 "survey.sh without --subnets"
 expect_in survey.err "--subnets is needed" "survey.sh without --subnets"
+survey --cluster c --subnets s --token-file "$work/missing-token"
+expect_status 2 "survey.sh with a missing --token-file"
+expect_in survey.err "--token-file: cannot read" "survey.sh with a missing --token-file"
+: >"$work/empty-token"
+survey --cluster c --subnets s --token-file "$work/empty-token"
+expect_status 2 "survey.sh with an empty --token-file"
+expect_in survey.err "is empty" "survey.sh with an empty --token-file"
 ok "survey.sh usage errors exit 2 and say what is wrong"
 
 echo "all $checked deploy checks passed"
