@@ -31,8 +31,9 @@ bool equal_in_constant_time(std::string_view a, std::string_view b) {
 std::optional<AccessDenial> check_access(const AccessPolicy& policy, std::string_view method,
                                          std::string_view path, std::string_view peer_address,
                                          std::string_view authorization) {
-    // Health checks come from ECS and load balancers, which hold no token.
-    if (path == "/healthz") return std::nullopt;
+    // Health checks come from ECS and load balancers, which hold no token. Only reads: any
+    // other method must not let an unknown peer make us read its body.
+    if (path == "/healthz" && is_read(method)) return std::nullopt;
     if (is_read(method) && !policy.protect_reads) return std::nullopt;
     const std::string what = std::string(method) + " " + std::string(path);
     if (!policy.token.empty()) {

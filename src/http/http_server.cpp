@@ -54,6 +54,7 @@ std::string reason_phrase(int status) {
         case 400: return "bad request";
         case 404: return "not found";
         case 405: return "method not allowed";
+        case 411: return "length required";
         case 413: return "request body too large";
         case 414: return "request URI too long";
         case 416: return "range not satisfiable";
@@ -149,8 +150,17 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
                 send_reply(std::move(reply), response);
                 return httplib::Server::HandlerResponse::Handled;
             }
-            const bool announces_body =
-                request.has_header("Content-Length") || request.has_header("Transfer-Encoding");
+            // cpp-httplib 0.11 applies the body limit to Content-Length only: a chunked body
+            // would be read whole into memory, however large.
+            if (request.has_header("Transfer-Encoding")) {
+                send_reply(error_reply(411,
+                                       "send the body with Content-Length; chunked "
+                                       "transfer encoding is not accepted"),
+                           response);
+                response.set_header("Connection", "close");  // its body was not read
+                return httplib::Server::HandlerResponse::Handled;
+            }
+            const bool announces_body = request.has_header("Content-Length");
             const bool reads_body = request.method == "POST" || request.method == "PUT" ||
                                     request.method == "PATCH" || request.method == "DELETE";
             if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;

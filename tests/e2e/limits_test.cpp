@@ -40,6 +40,22 @@ void send_text(int fd, const std::string& text) {
     REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
 }
 
+// Everything until the peer closes, or what came before `deadline`.
+std::string read_until_closed(int fd, std::chrono::milliseconds deadline) {
+    std::string all;
+    const auto end = std::chrono::steady_clock::now() + deadline;
+    while (true) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+            end - std::chrono::steady_clock::now());
+        pollfd ready{fd, POLLIN, 0};
+        if (left.count() <= 0 || poll(&ready, 1, static_cast<int>(left.count())) <= 0) return all;
+        char buffer[4096];
+        const ssize_t got = read(fd, buffer, sizeof buffer);
+        if (got <= 0) return all + "<closed>";
+        all.append(buffer, static_cast<size_t>(got));
+    }
+}
+
 const std::string kRun = R"({"probe": "cpu"})";
 
 }  // namespace
@@ -59,6 +75,31 @@ TEST_CASE("bodies and header blocks over the limits get 413 and 431") {
     CHECK(client.Get("/v1/host")->status == 200);
     CHECK(run_to_end(binary(), {"serve", "--max-body-bytes", "1"}).status.code == 2);
     CHECK(run_to_end(binary(), {"serve", "--request-timeout", "0"}).status.code == 2);
+}
+
+TEST_CASE("a chunked body (which the body limit cannot bound) is refused with 411 unread") {
+    Daemon daemon({"--max-body-bytes", "2k"});
+    const int fd = connect_to(daemon.port);
+    send_text(fd,
+              "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+              "Transfer-Encoding: chunked\r\n\r\n");
+    const std::string answer = read_until_closed(fd, 10s);
+    close(fd);
+    CHECK(answer.rfind("HTTP/1.1 411", 0) == 0);
+    CHECK(answer.find("Content-Length") != std::string::npos);
+    CHECK(answer.find("HTTP/1.1", 1) == std::string::npos);  // one answer, then closed
+    CHECK(answer.size() >= 8);
+    CHECK(answer.substr(answer.size() - 8) == "<closed>");
+    CHECK(daemon.client().Get("/v1/runs")->body.find("\"cpu\"") == std::string::npos);
+}
+
+TEST_CASE("a POST to /healthz from an untrusted peer is refused before its body is read") {
+    Daemon daemon({"--trusted-peers", "10.0.0.0/8"});
+    auto client = daemon.client();
+    CHECK(client.Get("/healthz")->status == 200);
+    auto posted = client.Post("/healthz", std::string(1000, 'x'), "application/json");
+    REQUIRE(posted);
+    CHECK(posted->status == 403);
 }
 
 TEST_CASE("a client that stalls mid-request is cut off after --request-timeout") {

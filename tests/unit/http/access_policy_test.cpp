@@ -83,11 +83,21 @@ TEST_CASE("--auth-reads protects every endpoint but /healthz") {
     CHECK(check_access(policy, "GET", "/v1/host", "127.0.0.1", "")->status == 401);
     CHECK_FALSE(check_access(policy, "GET", "/metrics", "127.0.0.1", "Bearer t"));
     CHECK_FALSE(check_access(policy, "GET", "/healthz", "203.0.113.9", ""));
+    CHECK_FALSE(check_access(policy, "HEAD", "/healthz", "203.0.113.9", ""));
 
     AccessPolicy peers_only;
     peers_only.protect_reads = true;
     CHECK(check_access(peers_only, "GET", "/metrics", "10.0.0.2", "")->status == 403);
     CHECK_FALSE(check_access(peers_only, "GET", "/metrics", "127.0.0.1", ""));
+}
+
+TEST_CASE("/healthz is open to reads only: a POST to it is judged like any other") {
+    AccessPolicy policy;
+    policy.token = "t";
+    CHECK(check_access(policy, "POST", "/healthz", "203.0.113.9", "")->status == 401);
+    AccessPolicy peers_only;
+    CHECK(check_access(peers_only, "PUT", "/healthz", "203.0.113.9", "")->status == 403);
+    CHECK_FALSE(check_access(peers_only, "GET", "/healthz", "203.0.113.9", ""));
 }
 
 TEST_CASE("tokens are compared whole") {
