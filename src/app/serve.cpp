@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <memory>
 
@@ -37,6 +38,9 @@ size_t runner_threads_for(uint32_t workers) {
 }
 
 namespace {
+
+// How long requests in flight at SIGTERM may take to finish before their connections are ended.
+constexpr std::chrono::seconds kShutdownGrace{1};
 
 // What the host is, in the log too: a fleet's CPU models can then be counted from its logs
 // (CloudWatch Logs Insights) without reaching any task.
@@ -196,9 +200,13 @@ int run_serve(const ServeConfig& config, Logger& log) {
         [&](int signal_number) {
             log.info("shutting down",
                      {{"signal", signal_number == SIGTERM ? "SIGTERM" : "SIGINT"}});
+            // ECS allows 30 s before SIGKILL, our promise is 2 s: requests get 1 s to finish.
+            const auto requests_deadline = std::chrono::steady_clock::now() + kShutdownGrace;
             server.stop();
             scheduler.stop();
             runner.shutdown();
+            if (const size_t ended = server.drain(requests_deadline); ended > 0)
+                log.info("ended open connections", {{"count", std::to_string(ended)}});
         },
         reap);
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "http/bounded_pool.hpp"
+#include "http/connection_closer.hpp"
 
 namespace hostprobe::http {
 
@@ -240,6 +241,13 @@ void HttpServer::stop() {
     }
     pool_->release_waiters();  // an accept waiting for a free slot must not hold us up
     server_->stop();
+}
+
+size_t HttpServer::drain(std::chrono::steady_clock::time_point deadline) {
+    while (serving_ && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (!serving_ || bound_port_ <= 0) return 0;
+    return shut_down_connections_on_port(bound_port_);
 }
 
 }  // namespace hostprobe::http

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -49,6 +50,10 @@ class HttpServer {
     Status serve();
     // Safe from any thread, also before serve() started.
     void stop();
+    // After stop(): lets in-flight requests finish until `deadline`, then ends the connections
+    // still open (a request still arriving, a client that trickles, an idle keep-alive), so that
+    // serve() returns promptly. Returns how many it ended.
+    size_t drain(std::chrono::steady_clock::time_point deadline);
 
   private:
     ServerOptions options_;

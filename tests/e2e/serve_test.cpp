@@ -1,9 +1,14 @@
 // End to end: the real binary, an ephemeral port, real HTTP, real signals, and promtool.
+#include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "support/daemon.hpp"
 #include "support/paths.hpp"
@@ -17,6 +22,20 @@ using nlohmann::json;
 namespace {
 
 const std::string kBinary = binary();
+
+int connect_to_port(int port) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in server{};
+    server.sin_family = AF_INET;
+    server.sin_port = htons(static_cast<uint16_t>(port));
+    inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
+    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0);
+    return fd;
+}
+
+void send_all(int fd, const std::string& text) {
+    REQUIRE(send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()));
+}
 
 std::string sysroot(const std::string& name) {
     return fixtures_dir() + "/sysroots/" + name;
@@ -109,6 +128,30 @@ TEST_CASE(
         CHECK(status.waited < 2s);
         CHECK(daemon.process.errors().find("msg=stopped") != std::string::npos);
     }
+}
+
+TEST_CASE("SIGTERM ends within 2 s even while clients are mid-request or trickle bytes") {
+    Daemon daemon({"--sysroot", sysroot("graviton2-8cpu"), "--request-timeout", "30"});
+    // A request line and one header, never the blank line: a read waits for up to 30 s.
+    const int half_sent = connect_to_port(daemon.port);
+    send_all(half_sent, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");
+    // One byte at a time, each well within the read timeout: without end.
+    const int trickling = connect_to_port(daemon.port);
+    send_all(trickling, "GET /v1/host HTTP/1.1\r\n");
+    std::this_thread::sleep_for(200ms);
+    send_all(trickling, "X");
+    std::this_thread::sleep_for(200ms);
+    daemon.process.signal(SIGTERM);
+    const ExitStatus status = daemon.process.wait(40s);
+    close(half_sent);
+    close(trickling);
+    CHECK(status.exited);
+    CHECK(status.code == 0);
+    CHECK(status.waited < 2s);
+    const std::string log = daemon.process.errors();
+    CHECK(log.find("ended open connections") != std::string::npos);
+    CHECK(log.find("count=2") != std::string::npos);
+    CHECK(log.find("msg=stopped") != std::string::npos);
 }
 
 TEST_CASE("a port in use is a clear error and exit status 1") {
