@@ -93,6 +93,11 @@ void replay_lines(std::istream& in, size_t keep, JournalReplay& replay,
             finished.emplace_back(line, *run);
         }
     }
+    std::stable_sort(finished.begin(), finished.end(), [](const auto& a, const auto& b) {
+        return a.second.created_at < b.second.created_at;
+    });
+    // Interrupted runs ended at this restart, after everything in the file: they go last, so
+    // that the history keeps them however many newer runs finished while they ran.
     for (auto& [id, run] : started) {
         run.state = RunState::failed;
         run.error = "interrupted: hostprobe stopped while the run was running";
@@ -100,9 +105,6 @@ void replay_lines(std::istream& in, size_t keep, JournalReplay& replay,
         finished.emplace_back(event_line("finished", run), run);
         ++replay.interrupted;
     }
-    std::stable_sort(finished.begin(), finished.end(), [](const auto& a, const auto& b) {
-        return a.second.created_at < b.second.created_at;
-    });
     const size_t skip = finished.size() > keep ? finished.size() - keep : 0;
     for (size_t i = skip; i < finished.size(); ++i) {
         std::string text = finished[i].first;
@@ -167,12 +169,16 @@ RunJournal::~RunJournal() {
 }
 
 Status RunJournal::record_started(const Run& run) {
-    return append(event_line("started", run));
+    const std::string line = event_line("started", run);
+    std::lock_guard lock(mutex_);
+    running_lines_[run.id] = line;
+    return append(line);
 }
 
 Status RunJournal::record_finished(const Run& run) {
     const std::string line = event_line("finished", run);
     std::lock_guard lock(mutex_);
+    running_lines_.erase(run.id);
     finished_lines_.push_back(line);
     while (finished_lines_.size() > keep_)
         finished_lines_.pop_front();
@@ -184,7 +190,6 @@ Status RunJournal::record_finished(const Run& run) {
 }
 
 Status RunJournal::append(const std::string& line) {
-    std::lock_guard lock(mutex_);
     if (auto written = write_all(fd_, line); !written) return written;
     if (::fdatasync(fd_) != 0) return io_error("fdatasync " + path_);
     ++lines_in_file_;
@@ -199,6 +204,8 @@ Status RunJournal::compact() {
     std::string text;
     for (const auto& line : finished_lines_)
         text += line;
+    for (const auto& [id, line] : running_lines_)
+        text += line;
     Status written = write_all(fd, text);
     if (written && ::fsync(fd) != 0) written = io_error("fsync " + temporary);
     ::close(fd);
@@ -212,7 +219,7 @@ Status RunJournal::compact() {
     if (fd_ >= 0) ::close(fd_);
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd_ < 0) return io_error("open " + path_);
-    lines_in_file_ = finished_lines_.size();
+    lines_in_file_ = finished_lines_.size() + running_lines_.size();
     return Ok{};
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,8 +37,8 @@ class RunJournal {
 
   private:
     RunJournal(std::string directory, size_t keep, std::deque<std::string> finished_lines);
-    Status append(const std::string& line);
-    Status compact();  // requires the lock
+    Status append(const std::string& line);  // requires the lock
+    Status compact();                        // requires the lock
 
     const std::string directory_;
     const std::string path_;
@@ -45,6 +46,9 @@ class RunJournal {
     std::mutex mutex_;
     int fd_ = -1;
     std::deque<std::string> finished_lines_;  // the newest `keep`, for compaction
+    // Runs that started and have not finished, by id: compaction keeps their "started" line,
+    // or a crash during a long run would leave no trace of it.
+    std::map<std::string, std::string> running_lines_;
     size_t lines_in_file_ = 0;
 };
 

@@ -135,6 +135,30 @@ TEST_CASE("the journal keeps the newest runs only") {
     CHECK(line_count((*reopened)->path()) == 3);
 }
 
+TEST_CASE("a long run survives compaction: after a crash it comes back as interrupted") {
+    TempTree state;
+    JournalReplay first;
+    auto journal = RunJournal::open(state.root(), 3, first);
+    REQUIRE(journal.ok());
+    REQUIRE((*journal)->record_started(make_run("long", RunState::running, 0)).ok());
+    for (int i = 1; i <= 40; ++i) {  // enough to compact the file more than once
+        const Run run = make_run("r" + std::to_string(100 + i), RunState::succeeded, i);
+        REQUIRE((*journal)->record_started(run).ok());
+        REQUIRE((*journal)->record_finished(run).ok());
+    }
+    CHECK(line_count((*journal)->path()) <= 4 * 3 + 16 + 2);
+    journal->reset();  // the process dies with "long" still running
+    JournalReplay replay;
+    auto reopened = RunJournal::open(state.root(), 3, replay);
+    REQUIRE(reopened.ok());
+    CHECK(replay.interrupted == 1);
+    REQUIRE(replay.finished.size() == 3);
+    CHECK(replay.finished[1].id == "r140");
+    CHECK(replay.finished[2].id == "long");  // the newest news, kept however old
+    CHECK(replay.finished[2].state == RunState::failed);
+    CHECK(replay.finished[2].error.find("interrupted") == 0);
+}
+
 TEST_CASE("a state directory that cannot be made is an error, not a crash") {
     TempTree state;
     state.write("file", "x");
