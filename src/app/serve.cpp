@@ -22,6 +22,7 @@
 #include "metrics/host_collector.hpp"
 #include "probes/registry.hpp"
 #include "probes/storage/test_files.hpp"
+#include "probes/system/work_directory.hpp"
 #include "runs/latest_result_metrics.hpp"
 #include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
@@ -100,6 +101,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
     // Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
     for (const auto& directory : config.storage.allowed_dirs)
         probes::remove_stale_test_files(directory, log);
+    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
 
     runs::JournalReplay replay;
     std::unique_ptr<runs::RunJournal> journal;

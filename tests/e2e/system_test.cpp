@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -163,4 +164,31 @@ TEST_CASE("kill -9 mid system run: the next start removes its work directory") {
     CHECK(has_test_files(allowed.root()));
     Daemon restarted({"--disk-dir", allowed.root()});
     CHECK_FALSE(has_test_files(allowed.root()));
+}
+
+TEST_CASE("kill -9 mid run in the private directory: the next start removes it, not a live one") {
+    TempTree temporary;
+    const std::map<std::string, std::string> env{{"TMPDIR", temporary.root()}};
+    const std::string body =
+        R"({"probe": "system", "params": {"tests": ["file_copy"], "copies": [1], "seconds": 60}})";
+    {
+        Daemon daemon({}, env);
+        auto client = daemon.client();
+        auto posted = client.Post("/v1/runs", body, "application/json");
+        REQUIRE(posted);
+        const std::string id = json::parse(posted->body)["id"];
+        REQUIRE(eventually([&] { return has_test_files(temporary.root()); }));
+        // A second agent sharing $TMPDIR starts while the run goes on: the directory is locked,
+        // so its start-up cleanup must leave it.
+        Daemon neighbour({}, env);
+        CHECK(has_test_files(temporary.root()));
+        CHECK(json::parse(client.Get("/v1/runs/" + id)->body)["state"] == "running");
+        CHECK(neighbour.process.errors().find("stale work directory") == std::string::npos);
+        daemon.process.signal(SIGKILL);
+        daemon.process.wait(5s);
+    }
+    CHECK(has_test_files(temporary.root()));
+    Daemon restarted({}, env);
+    CHECK_FALSE(has_test_files(temporary.root()));
+    CHECK(restarted.process.errors().find("removed a stale work directory") != std::string::npos);
 }

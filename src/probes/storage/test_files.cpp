@@ -16,10 +16,7 @@ std::string errno_text(const std::string& what) {
     return what + ": " + std::strerror(errno);
 }
 
-// Removes every entry of a directory opened from `parent`, then the directory.
-// Subdirectories (the system probe's shell work) go too, a few levels deep; symlinks are
-// removed, never followed.
-void remove_directory_at(int parent, const std::string& name, int depth = 0) {
+void remove_directory_at(int parent, const std::string& name, int depth) {
     const int fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         if (DIR* dir = ::fdopendir(fd)) {
@@ -45,6 +42,10 @@ uint64_t rotl(uint64_t x, int k) {
 }
 
 }  // namespace
+
+void remove_directory_tree(int parent, const std::string& name) {
+    remove_directory_at(parent, name, 0);
+}
 
 std::string test_file_name(const std::string& run_id, const std::string& suffix) {
     return std::string(kTestFilePrefix) + run_id + "-" + suffix;
@@ -104,7 +105,7 @@ void TestFiles::remove_all() {
     for (const auto& name : files_)
         ::unlinkat(directory_.fd(), name.c_str(), 0);
     for (const auto& name : directories_)
-        remove_directory_at(directory_.fd(), name);
+        remove_directory_tree(directory_.fd(), name);
     files_.clear();
     directories_.clear();
 }
@@ -130,7 +131,7 @@ size_t remove_stale_test_files(const std::string& directory, Logger& log) {
     }
     for (const auto& [name, is_directory] : stale) {
         if (is_directory) {
-            remove_directory_at(handle->fd(), name);
+            remove_directory_tree(handle->fd(), name);
         } else {
             ::unlinkat(handle->fd(), name.c_str(), 0);
         }

@@ -53,6 +53,11 @@ class TestFiles {
     std::vector<std::string> directories_;
 };
 
+// Removes every entry of the directory `name` below `parent`, then the directory.
+// Subdirectories (the system probe's shell work) go too, a few levels deep; symlinks are
+// removed, never followed.
+void remove_directory_tree(int parent, const std::string& name);
+
 // Removes leftovers of killed runs (.hostprobe-* files and directories); returns how many.
 size_t remove_stale_test_files(const std::string& directory, Logger& log);
 

@@ -59,6 +59,18 @@ json skipped_json(const SystemTestSpec& test, size_t copies, const std::string& 
     return {{"name", test.name}, {"title", test.title}, {"copies", copies}, {"reason", reason}};
 }
 
+// Why a test cannot run here, if it cannot: no shell, nowhere to write, no room for its files.
+std::optional<std::string> reason_to_skip(const SystemTestSpec& test,
+                                          const std::optional<std::string>& no_shell,
+                                          const std::optional<std::string>& no_directory,
+                                          const std::optional<std::string>& no_room) {
+    if (test.selector == "shell" && no_shell) return no_shell;
+    const bool writes = test.selector == "file_copy" || test.selector == "shell";
+    if (writes && no_directory) return no_directory;
+    if (test.selector == "file_copy" && no_room) return no_room;
+    return std::nullopt;
+}
+
 // result.index{copies: score} and how many tests each score averages.
 void add_index(json& result, const std::vector<size_t>& copies) {
     json scores = json::object();
@@ -154,12 +166,21 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
     // that write are skipped with the reason; the others still run.
     std::optional<WorkDirectory> work;
     std::optional<std::string> no_directory;
+    std::optional<std::string> no_room;  // for file_copy
     if (selects(params["tests"], "file_copy") || selects(params["tests"], "shell")) {
         std::string parent;
         if (!params["directory"].get<std::string>().empty()) {
             auto resolved = resolve_directory(policy_, params["directory"]);
             if (!resolved) return resolved.error();
             parent = *resolved;
+        }
+        // The private directory is bounded like an allowlisted one: the copies' files must fit
+        // under --disk-max-bytes and in the free space, or file_copy is skipped.
+        if (selects(params["tests"], "file_copy")) {
+            const size_t most_copies = *std::max_element(copies.begin(), copies.end());
+            const std::string where = parent.empty() ? WorkDirectory::private_parent() : parent;
+            if (auto fits = check_space(policy_, where, kFileCopyBytesPerCopy * most_copies); !fits)
+                no_room = fits.error().message;
         }
         auto created = WorkDirectory::create(parent, context.run_id);
         if (created) {
@@ -189,11 +210,8 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
                 cut_short = true;
                 break;
             }
-            const bool writes = test->selector == "file_copy" || test->selector == "shell";
-            if ((test->selector == "shell" && no_shell) || (writes && no_directory)) {
-                skipped.push_back(skipped_json(
-                    *test, count,
-                    test->selector == "shell" && no_shell ? *no_shell : *no_directory));
+            if (auto reason = reason_to_skip(*test, no_shell, no_directory, no_room)) {
+                skipped.push_back(skipped_json(*test, count, *reason));
                 context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
                 continue;
             }

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "core/logger.hpp"
 #include "core/result.hpp"
 
 namespace hostprobe::probes {
@@ -11,10 +12,19 @@ namespace hostprobe::probes {
 class WorkDirectory {
   public:
     // `parent` is a resolved allowlisted directory: .hostprobe-<run>-system inside it (a name the
-    // start-up cleanup of --disk-dir recognizes). Empty: a private one under $TMPDIR or /tmp.
+    // start-up cleanup of --disk-dir recognizes). Empty: a private one under private_parent(),
+    // locked (flock on a .lock file inside) for as long as it exists.
     static Result<WorkDirectory> create(const std::string& parent, const std::string& run_id);
-    WorkDirectory(WorkDirectory&& other) noexcept : path_(std::move(other.path_)) {
+    // $TMPDIR, or /tmp.
+    static std::string private_parent();
+    // Removes the private directories that killed runs left in `parent`: ours (same owner) and
+    // unlocked, so a live agent sharing /tmp keeps its own. Returns how many.
+    static size_t remove_stale(const std::string& parent, Logger& log);
+
+    WorkDirectory(WorkDirectory&& other) noexcept
+        : path_(std::move(other.path_)), lock_fd_(other.lock_fd_) {
         other.path_.clear();
+        other.lock_fd_ = -1;
     }
     WorkDirectory& operator=(WorkDirectory&&) = delete;
     WorkDirectory(const WorkDirectory&) = delete;
@@ -22,8 +32,9 @@ class WorkDirectory {
     const std::string& path() const { return path_; }
 
   private:
-    explicit WorkDirectory(std::string path) : path_(std::move(path)) {}
+    WorkDirectory(std::string path, int lock_fd) : path_(std::move(path)), lock_fd_(lock_fd) {}
     std::string path_;
+    int lock_fd_ = -1;
 };
 
 }  // namespace hostprobe::probes

@@ -20,8 +20,8 @@ using nlohmann::json;
 namespace {
 
 struct Harness {
-    explicit Harness(SystemProbeOptions options = {})
-        : probe(StoragePolicy{}, std::move(options)) {}
+    explicit Harness(SystemProbeOptions options = {}, StoragePolicy policy = {})
+        : probe(std::move(policy), std::move(options)) {}
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
     SystemProbe probe;
@@ -215,6 +215,21 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
         CHECK(skipped["reason"].get<std::string>().find(
                   "cannot create a private directory like /nonexistent-tmp/") != std::string::npos);
     }
+}
+
+TEST_CASE("the private directory is bounded too: file_copy is skipped when its files do not fit") {
+    StoragePolicy small;
+    small.max_bytes = 32u << 20;  // one copy's files are 62.5 MiB
+    Harness harness({}, small);
+    auto outcome =
+        harness.run({{"tests", {"file_copy", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
+    REQUIRE(outcome.ok());
+    const json& result = outcome->result;
+    REQUIRE(result["tests"].size() == 1);
+    CHECK(result["tests"][0]["name"] == "syscall");
+    REQUIRE(result["skipped"].size() == 3);
+    CHECK(result["skipped"][0]["reason"].get<std::string>().find("--disk-max-bytes") !=
+          std::string::npos);
 }
 
 TEST_CASE("dhrystone is also reported in DMIPS (VAX 11/780 = 1757 Dhrystones/s)") {
