@@ -61,7 +61,8 @@ OptionParser serve_parser() {
           "niceness of the threads that measure (0..19): the HTTP threads and the task's "
           "application come first"},
          {"system-shell", "PATH", "/bin/sh",
-          "the shell the system probe's shell tests run; empty or missing: they are skipped"},
+          "the shell the system probe's shell tests run; empty or missing: they are skipped",
+          /*env=*/"", /*repeatable=*/false, /*empty_means_none=*/true},
          {"state-dir", "DIR", "",
           "keep finished runs in DIR/runs.jsonl so that a restart brings them back"},
          {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
@@ -87,7 +88,9 @@ OptionParser serve_parser() {
           "the token itself; only from the environment (never a flag: ps "
           "shows flags)"},
          {"trusted-peers", "CIDRS", std::string(http::kLoopbackPeers),
-          "without a token, POST and DELETE are accepted only from these addresses"},
+          "without a token, POST and DELETE are accepted only from these addresses (empty: "
+          "from none)",
+          /*env=*/"", /*repeatable=*/false, /*empty_means_none=*/true},
          {"max-body-bytes", "SIZE", "64k", "largest request body; larger ones get 413"},
          {"max-header-bytes", "SIZE", "16k",
           "largest request header block; larger ones get 431 (one line is at most 8k)"},

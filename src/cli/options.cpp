@@ -78,8 +78,9 @@ Result<ParsedOptions> OptionParser::parse(const std::vector<std::string>& args,
             parsed.set(spec.name, spec.default_value, "default");
         }
         // An empty variable is unset, as in most tools: `HOSTPROBE_PARAMS_FILE=` in a task
-        // definition must not mean "read the file named ''".
-        if (auto env_value = environment(spec.env_name()); env_value && !env_value->empty()) {
+        // definition must not mean "read the file named ''". Unless empty means "none".
+        if (auto env_value = environment(spec.env_name());
+            env_value && (!env_value->empty() || spec.empty_means_none)) {
             if (spec.is_switch()) {
                 auto on = parse_switch_value(*env_value);
                 if (!on) {

@@ -21,6 +21,9 @@ struct OptionSpec {
     std::string env = "";  // the environment twin when the default name would be ambiguous
     bool repeatable =
         false;  // given several times, the values join with commas (like the env twin)
+    // An empty value means "none" (no shell, no trusted peer), so an empty environment
+    // variable sets it; for other options an empty variable is unset.
+    bool empty_means_none = false;
     bool is_switch() const { return value_name.empty(); }
     std::string env_name() const;  // env, else "HOSTPROBE_" + upper-case name with '-' as '_'
 };

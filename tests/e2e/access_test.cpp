@@ -86,6 +86,15 @@ TEST_CASE("without a token, only trusted peers may POST") {
               .rfind("HTTP/1.1 200", 0) == 0);
 }
 
+TEST_CASE("HOSTPROBE_TRUSTED_PEERS= (empty) trusts no peer: without a token nobody may POST") {
+    Daemon daemon({}, {{"HOSTPROBE_TRUSTED_PEERS", ""}});
+    const std::string refused = request_from("127.0.0.1", daemon.port, post_run());
+    CHECK(refused.rfind("HTTP/1.1 403", 0) == 0);
+    CHECK(request_from("127.0.0.1", daemon.port,
+                       "GET /v1/host HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+              .rfind("HTTP/1.1 200", 0) == 0);
+}
+
 TEST_CASE("--auth-reads protects GETs and /metrics, never /healthz") {
     Daemon daemon({"--auth-reads"}, {{"HOSTPROBE_TOKEN", "reader-token"}});
     auto client = daemon.client();

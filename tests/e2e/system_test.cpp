@@ -94,6 +94,27 @@ TEST_CASE("a system run over HTTP: results, the UnixBench-style report, metrics"
     CHECK(promtool_accepts(metrics->body));
 }
 
+TEST_CASE("HOSTPROBE_SYSTEM_SHELL= (empty) turns the shell tests off, as --system-shell '' does") {
+    for (const auto& [args, env] :
+         {std::pair<std::vector<std::string>, std::map<std::string, std::string>>{
+              {}, {{"HOSTPROBE_SYSTEM_SHELL", ""}}},
+          {{"--system-shell", ""}, {}}}) {
+        Daemon daemon(args, env);
+        auto answer = daemon.client().Post(
+            "/v1/runs?wait=60",
+            R"({"probe": "system", "params": {"tests": ["shell"], "copies": [1], "seconds": 1}})",
+            "application/json");
+        REQUIRE(answer);
+        REQUIRE(answer->status == 200);
+        const json run = json::parse(answer->body);
+        CHECK(run["state"] == "succeeded");
+        CHECK(run["result"]["tests"].empty());
+        REQUIRE(run["result"]["skipped"].size() == 2);
+        CHECK(run["result"]["skipped"][0]["reason"].get<std::string>().find("shell") !=
+              std::string::npos);
+    }
+}
+
 TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file") {
     TempTree allowed;
     Daemon daemon({"--disk-dir", allowed.root()});

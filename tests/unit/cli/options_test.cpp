@@ -79,3 +79,15 @@ TEST_CASE("an empty environment variable counts as unset") {
     CHECK(empty->get("listen") == "0.0.0.0:9740");
     CHECK(empty->source("listen") == "default");
 }
+
+TEST_CASE("an empty environment variable sets an option whose empty value means none") {
+    OptionParser with_none("serve", "test",
+                           {{"system-shell", "PATH", "/bin/sh", "shell", "", false, true}});
+    auto empty = with_none.parse({}, fake_environment({{"HOSTPROBE_SYSTEM_SHELL", ""}}));
+    REQUIRE(empty.ok());
+    CHECK(empty->get("system-shell").empty());
+    CHECK(empty->source("system-shell") == "env HOSTPROBE_SYSTEM_SHELL");
+    auto unset = with_none.parse({}, fake_environment({}));
+    REQUIRE(unset.ok());
+    CHECK(unset->get("system-shell") == "/bin/sh");
+}
