@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "support/daemon.hpp"
 #include "support/temp_tree.hpp"
@@ -72,6 +73,35 @@ TEST_CASE("with --token-file, POST needs the bearer token; reads stay open") {
     // With a token, the peer's address no longer matters.
     CHECK(request_from("127.0.0.2", daemon.port, post_run("Bearer correct-horse-battery"))
               .rfind("HTTP/1.1 202", 0) == 0);
+}
+
+TEST_CASE("HOSTPROBE_TOKEN_FILE works like --token-file, and DELETE needs the token too") {
+    TempTree files;
+    files.write("token", "delete-me-token\n");
+    Daemon daemon({}, {{"HOSTPROBE_TOKEN_FILE", files.root() + "/token"}});
+    auto client = daemon.client();
+    const httplib::Headers bearer{{"Authorization", "Bearer delete-me-token"}};
+    const std::string long_run =
+        R"({"probe": "cipher", "params": {"ciphers": ["aes-128-gcm"], "seconds": 30}})";
+    CHECK(client.Post("/v1/runs", long_run, "application/json")->status == 401);
+    auto started = client.Post("/v1/runs", bearer, long_run, "application/json");
+    REQUIRE(started);
+    REQUIRE(started->status == 202);
+    const std::string path =
+        "/v1/runs/" + nlohmann::json::parse(started->body)["id"].get<std::string>();
+    auto refused = client.Delete(path);
+    REQUIRE(refused);
+    CHECK(refused->status == 401);
+    CHECK(nlohmann::json::parse(client.Get(path)->body)["state"] != "cancelled");
+    auto cancelled = client.Delete(path, bearer);
+    REQUIRE(cancelled);
+    CHECK((cancelled->status == 200 || cancelled->status == 202));
+    std::string state;
+    for (int i = 0; i < 100 && state != "cancelled"; ++i) {
+        state = nlohmann::json::parse(client.Get(path)->body)["state"];
+        std::this_thread::sleep_for(50ms);
+    }
+    CHECK(state == "cancelled");
 }
 
 TEST_CASE("without a token, only trusted peers may POST") {
