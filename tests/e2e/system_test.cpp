@@ -137,6 +137,30 @@ TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file
         for (pid_t child : children)
             CHECK(eventually([&] { return process_gone(child); }));
     }
+    SUBCASE("every test that forks or execs: helpers that exec, fork or run a shell") {
+        const bool shell = ::access("/bin/sh", X_OK) == 0;
+        for (const std::string test : {"execl", "spawn", "pipe", "shell"}) {
+            if (test == "shell" && !shell) continue;
+            CAPTURE(test);
+            Daemon each({"--disk-dir", allowed.root()});
+            REQUIRE(each.client().Post("/v1/runs",
+                                       R"({"probe": "system", "params": {"tests": [")" + test +
+                                           R"("], "copies": [2], "seconds": 60}})",
+                                       "application/json"));
+            std::vector<pid_t> children;
+            REQUIRE(eventually([&] {
+                children = children_of(each.process.pid(), true);
+                return children.size() >= 2;
+            }));
+            std::this_thread::sleep_for(100ms);  // into the timed loop, past the set-up
+            each.process.signal(SIGTERM);
+            const ExitStatus status = each.process.wait(5s);
+            CHECK(status.code == 0);
+            CHECK(status.waited < 2s);
+            for (pid_t child : children)
+                CHECK(eventually([&] { return process_gone(child); }));
+        }
+    }
     SUBCASE("files in the allowed directory") {
         REQUIRE(client.Post(
             "/v1/runs",
