@@ -11,21 +11,12 @@
 #include <string>
 
 #include "support/daemon.hpp"
+#include "support/loopback.hpp"
 
 using namespace hostprobe::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-int connect_to(int port) {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in server{};
-    server.sin_family = AF_INET;
-    server.sin_port = htons(static_cast<uint16_t>(port));
-    inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
-    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0);
-    return fd;
-}
 
 // What arrives within `deadline`: "" when nothing did, "<closed>" when the peer closed first.
 std::string read_within(int fd, std::chrono::milliseconds deadline) {
@@ -34,10 +25,6 @@ std::string read_within(int fd, std::chrono::milliseconds deadline) {
     char buffer[4096];
     const ssize_t got = read(fd, buffer, sizeof buffer);
     return got <= 0 ? "<closed>" : std::string(buffer, static_cast<size_t>(got));
-}
-
-void send_text(int fd, const std::string& text) {
-    REQUIRE(write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
 }
 
 // Everything until the peer closes, or what came before `deadline`.
@@ -79,10 +66,10 @@ TEST_CASE("bodies and header blocks over the limits get 413 and 431") {
 
 TEST_CASE("a chunked body (which the body limit cannot bound) is refused with 411 unread") {
     Daemon daemon({"--max-body-bytes", "2k"});
-    const int fd = connect_to(daemon.port);
-    send_text(fd,
-              "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-              "Transfer-Encoding: chunked\r\n\r\n");
+    const int fd = connect_to_loopback(daemon.port);
+    send_all(fd,
+             "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "Transfer-Encoding: chunked\r\n\r\n");
     const std::string answer = read_until_closed(fd, 10s);
     close(fd);
     CHECK(answer.rfind("HTTP/1.1 411", 0) == 0);
@@ -104,8 +91,8 @@ TEST_CASE("a POST to /healthz from an untrusted peer is refused before its body 
 
 TEST_CASE("a client that stalls mid-request is cut off after --request-timeout") {
     Daemon daemon({"--request-timeout", "1"});
-    const int fd = connect_to(daemon.port);
-    send_text(fd, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");  // and never the blank line
+    const int fd = connect_to_loopback(daemon.port);
+    send_all(fd, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");  // and never the blank line
     const auto start = std::chrono::steady_clock::now();
     const std::string answer = read_within(fd, 10s);
     const auto waited = std::chrono::steady_clock::now() - start;
@@ -129,9 +116,9 @@ TEST_CASE("runs per client per minute: 429 with Retry-After past the limit") {
 
 TEST_CASE("past --max-connections, a new connection waits for a slot") {
     Daemon daemon({"--max-connections", "1", "--request-timeout", "30"});
-    const int holder = connect_to(daemon.port);  // takes the only slot and sends nothing
-    const int waiter = connect_to(daemon.port);
-    send_text(waiter, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const int holder = connect_to_loopback(daemon.port);  // takes the only slot and sends nothing
+    const int waiter = connect_to_loopback(daemon.port);
+    send_all(waiter, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
     CHECK(read_within(waiter, 300ms).empty());  // not served while the slot is held
     close(holder);
     CHECK(read_within(waiter, 10s).rfind("HTTP/1.1 200", 0) == 0);

@@ -1,16 +1,14 @@
 // End to end: the real binary, an ephemeral port, real HTTP, real signals, and promtool.
-#include <arpa/inet.h>
 #include <doctest/doctest.h>
 #include <httplib.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/loopback.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -22,20 +20,6 @@ using nlohmann::json;
 namespace {
 
 const std::string kBinary = binary();
-
-int connect_to_port(int port) {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in server{};
-    server.sin_family = AF_INET;
-    server.sin_port = htons(static_cast<uint16_t>(port));
-    inet_pton(AF_INET, "127.0.0.1", &server.sin_addr);
-    REQUIRE(connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0);
-    return fd;
-}
-
-void send_all(int fd, const std::string& text) {
-    REQUIRE(send(fd, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()));
-}
 
 std::string sysroot(const std::string& name) {
     return fixtures_dir() + "/sysroots/" + name;
@@ -133,10 +117,10 @@ TEST_CASE(
 TEST_CASE("SIGTERM ends within 2 s even while clients are mid-request or trickle bytes") {
     Daemon daemon({"--sysroot", sysroot("graviton2-8cpu"), "--request-timeout", "30"});
     // A request line and one header, never the blank line: a read waits for up to 30 s.
-    const int half_sent = connect_to_port(daemon.port);
+    const int half_sent = connect_to_loopback(daemon.port);
     send_all(half_sent, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");
     // One byte at a time, each well within the read timeout: without end.
-    const int trickling = connect_to_port(daemon.port);
+    const int trickling = connect_to_loopback(daemon.port);
     send_all(trickling, "GET /v1/host HTTP/1.1\r\n");
     std::this_thread::sleep_for(200ms);
     send_all(trickling, "X");

@@ -10,6 +10,8 @@
 #include <initializer_list>
 #include <utility>
 
+#include "support/loopback.hpp"
+
 using namespace hostprobe::http;
 
 namespace {
@@ -30,12 +32,7 @@ struct Listener {
     ~Listener() { close(fd); }
     // (client side, server side) of a new connection.
     std::pair<int, int> connection() const {
-        const int client = socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_port = htons(static_cast<uint16_t>(port));
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-        REQUIRE(connect(client, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        const int client = hostprobe::testing::connect_to_loopback(port);
         const int served = accept(fd, nullptr, nullptr);
         REQUIRE(served >= 0);
         return {client, served};
