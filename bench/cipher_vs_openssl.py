@@ -1,10 +1,11 @@
 """The work of bench/cipher_vs_openssl.sh (see there)."""
 import json
-import os
 import re
 import statistics
 import subprocess
 import sys
+
+from quota_cgroup import in_cgroup, make_quota_cgroup, remove_if_empty
 
 BINARY = sys.argv[1]
 ROUNDS = 5
@@ -25,11 +26,6 @@ OPENSSL_3 = openssl_version().startswith("OpenSSL 3")
 def mode_for(cipher):
     return "message" if OPENSSL_3 and cipher.endswith("-gcm") else "stream"
 
-
-def in_cgroup(command, cgroup):
-    if cgroup is None:
-        return command
-    return ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup] + command
 
 
 def hostprobe(cipher, size, threads, cgroup=None):
@@ -99,26 +95,8 @@ for cipher in CIPHERS:
     report("%s 8192 B, 2 threads vs -multi 2" % cipher, wall / reference, 0.95)
 
 
-def make_cgroup():
-    """A child cgroup with a 0.25 CPU quota, v1 or v2; None (with the reason) when the host says no."""
-    try:
-        if os.path.exists("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"):
-            path = "/sys/fs/cgroup/cpu/hostprobe-bench"
-            os.makedirs(path, exist_ok=True)
-            open(path + "/cpu.cfs_period_us", "w").write("100000")
-            open(path + "/cpu.cfs_quota_us", "w").write("25000")
-            return path, None
-        if "cpu" in open("/sys/fs/cgroup/cgroup.controllers").read().split():
-            path = "/sys/fs/cgroup/hostprobe-bench"
-            os.makedirs(path, exist_ok=True)
-            open(path + "/cpu.max", "w").write("25000 100000")
-            return path, None
-        return None, "no cgroup cpu controller is mounted"
-    except OSError as error:
-        return None, "cannot create a child cgroup here: %s" % error
 
-
-cgroup, why_not = make_cgroup()
+cgroup, why_not = make_quota_cgroup("hostprobe-bench", 0.25)
 print("\n== under a 0.25 CPU quota (cgroup %s), 8192 B" % (cgroup or "-"))
 if cgroup is None:
     print("  SKIPPED: " + why_not + " (run as root on a host that allows child cgroups)")
@@ -138,7 +116,7 @@ else:
             report("%s quota 0.25: threads auto = 1" % cipher, 1.0 if all(m["threads"] == 1 for m in ours) else 0.0, 1.0)
             report("%s quota 0.25: result.throttled" % cipher, 1.0 if all(m["throttled"] for m in ours) else 0.0, 1.0)
     finally:
-        os.rmdir(cgroup) if not open(cgroup + "/cgroup.procs").read().strip() else None
+        remove_if_empty(cgroup)
 
 print("\n%s" % ("all targets met" if not failed else "MISSED: " + ", ".join(failed)))
 sys.exit(1 if failed else 0)

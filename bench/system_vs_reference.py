@@ -1,15 +1,11 @@
 """Driven by system_vs_reference.sh: see there."""
-import json, os, re, shutil, statistics, subprocess, sys
+import json, re, shutil, statistics, subprocess, sys
+
+from quota_cgroup import in_cgroup, make_quota_cgroup, remove_if_empty
 
 binary, reference, rounds, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 linked_reference = sys.argv[5]
 failed = []
-
-
-def in_cgroup(command, cgroup):
-    if cgroup is None:
-        return command
-    return ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup] + command
 
 
 def hostprobe(tests, copies, cgroup=None):
@@ -75,24 +71,6 @@ else:
     print("  (perf is not installed: context_switch vs perf bench sched pipe skipped)")
 
 
-def make_cgroup():
-    """A child cgroup with a 0.5 CPU quota, v1 or v2; None (with the reason) when the host says no."""
-    try:
-        if os.path.exists("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"):
-            path = "/sys/fs/cgroup/cpu/hostprobe-bench-system"
-            os.makedirs(path, exist_ok=True)
-            open(path + "/cpu.cfs_period_us", "w").write("100000")
-            open(path + "/cpu.cfs_quota_us", "w").write("50000")
-            return path, None
-        if "cpu" in open("/sys/fs/cgroup/cgroup.controllers").read().split():
-            path = "/sys/fs/cgroup/hostprobe-bench-system"
-            os.makedirs(path, exist_ok=True)
-            open(path + "/cpu.max", "w").write("50000 100000")
-            return path, None
-        return None, "no cgroup cpu controller is mounted"
-    except OSError as error:
-        return None, "cannot create a child cgroup here: %s" % error
-
 
 print("\n== single vs parallel copies (dhrystone, syscall), without and with a 0.5 CPU quota")
 tests = ["dhrystone", "syscall"]
@@ -101,7 +79,7 @@ cpus = free_result["cpu_budget"]["visible_cpus"]
 for test in tests:
     print("  no quota   %-10s 1 copy %14.1f   2 copies %14.1f   x%.2f" %
           (test, free[(test, 1)], free[(test, 2)], free[(test, 2)] / free[(test, 1)]))
-cgroup, why_not = make_cgroup()
+cgroup, why_not = make_quota_cgroup("hostprobe-bench-system", 0.5)
 if cgroup is None:
     print("  SKIPPED the quota part: " + why_not + " (run as root on a host that allows child cgroups)")
 else:
@@ -121,8 +99,7 @@ else:
             report("%s quota 0.5: 1 copy / 1 copy without quota" % test,
                    quota[(test, 1)] / free[(test, 1)], 0.4, 0.6)
     finally:
-        if not open(cgroup + "/cgroup.procs").read().strip():
-            os.rmdir(cgroup)
+        remove_if_empty(cgroup)
 
 print("\n%s" % ("all targets met" if not failed else "MISSED: " + ", ".join(failed)))
 sys.exit(1 if failed else 0)
