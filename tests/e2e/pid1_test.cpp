@@ -13,21 +13,12 @@
 
 #include "support/daemon.hpp"
 #include "support/process.hpp"
+#include "support/process_tree.hpp"
 
 using namespace hostprobe::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-std::vector<pid_t> children_of(pid_t pid) {
-    std::ifstream list("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) +
-                       "/children");
-    std::vector<pid_t> children;
-    pid_t child = 0;
-    while (list >> child)
-        children.push_back(child);
-    return children;
-}
 
 char state_of(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");

@@ -5,13 +5,13 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "support/daemon.hpp"
 #include "support/process.hpp"
+#include "support/process_tree.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe::testing;
@@ -20,33 +20,11 @@ using nlohmann::json;
 
 namespace {
 
-// A process's children (every thread's), and with `all` their descendants too.
-std::vector<pid_t> children_of(pid_t pid, bool all = false) {
-    std::vector<pid_t> children;
-    std::error_code error;
-    for (const auto& task :
-         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
-        std::ifstream list(task.path() / "children");
-        pid_t child = 0;
-        while (list >> child) {
-            children.push_back(child);
-            if (!all) continue;
-            for (pid_t below : children_of(child, true))
-                children.push_back(below);
-        }
-    }
-    return children;
-}
-
 bool has_test_files(const std::string& directory) {
     for (const auto& entry : std::filesystem::directory_iterator(directory)) {
         if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
     }
     return false;
-}
-
-bool process_gone(pid_t pid) {
-    return ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 // Polls until `ready` holds; false after 20 s.

@@ -6,9 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <future>
 #include <thread>
 
@@ -16,6 +14,7 @@
 #include "probes/system/dhrystone.hpp"
 #include "probes/system/system_measurement.hpp"
 #include "probes/system/whetstone.hpp"
+#include "support/process_tree.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe;
@@ -41,26 +40,9 @@ SystemMeasurementSpec spec_for(const std::string& name, const std::string& direc
     return spec;
 }
 
-// Every process below `pid` (children of every thread, recursively).
-std::vector<pid_t> descendants(pid_t pid) {
-    std::vector<pid_t> found;
-    std::error_code error;
-    for (const auto& task :
-         std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
-        std::ifstream list(task.path() / "children");
-        pid_t child = 0;
-        while (list >> child) {
-            found.push_back(child);
-            for (pid_t below : descendants(child))
-                found.push_back(below);
-        }
-    }
-    return found;
-}
-
 bool eventually_gone(pid_t pid) {
     for (int i = 0; i < 2000; ++i) {
-        if (::kill(pid, 0) != 0 && errno == ESRCH) return true;
+        if (testing::process_gone(pid)) return true;
         std::this_thread::sleep_for(1ms);
     }
     return false;
@@ -141,7 +123,7 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
         while (std::chrono::steady_clock::now() < give_up && !under_way())
             std::this_thread::sleep_for(1ms);
         std::this_thread::sleep_for(300ms);
-        const std::vector<pid_t> started = descendants(::getpid());
+        const std::vector<pid_t> started = testing::children_of(::getpid(), true);
         const auto stopped_at = std::chrono::steady_clock::now();
         stop.request_stop();
         REQUIRE(measuring.wait_for(20s) == std::future_status::ready);
