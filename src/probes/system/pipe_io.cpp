@@ -43,40 +43,38 @@ void Pipe::close_write() {
     write_end_ = -1;
 }
 
-bool write_all(int fd, const void* data, size_t size) {
-    const char* bytes = static_cast<const char*>(data);
+namespace {
+
+// Repeats `transfer` (a read, write or send of up to `size` bytes at `bytes`) over short
+// transfers and EINTR until all `size` bytes are moved; false on an error or the end.
+template <typename Bytes, typename Transfer>
+bool transfer_all(Bytes* bytes, size_t size, Transfer transfer) {
     while (size > 0) {
-        const ssize_t written = ::write(fd, bytes, size);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return false;
-        bytes += written;
-        size -= static_cast<size_t>(written);
+        const ssize_t moved = transfer(bytes, size);
+        if (moved < 0 && errno == EINTR) continue;
+        if (moved <= 0) return false;
+        bytes += moved;
+        size -= static_cast<size_t>(moved);
     }
     return true;
+}
+
+}  // namespace
+
+bool write_all(int fd, const void* data, size_t size) {
+    return transfer_all(static_cast<const char*>(data), size,
+                        [fd](const char* bytes, size_t left) { return ::write(fd, bytes, left); });
 }
 
 bool send_all(int fd, const void* data, size_t size) {
-    const char* bytes = static_cast<const char*>(data);
-    while (size > 0) {
-        const ssize_t sent = ::send(fd, bytes, size, MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR) continue;
-        if (sent <= 0) return false;
-        bytes += sent;
-        size -= static_cast<size_t>(sent);
-    }
-    return true;
+    return transfer_all(static_cast<const char*>(data), size, [fd](const char* bytes, size_t left) {
+        return ::send(fd, bytes, left, MSG_NOSIGNAL);
+    });
 }
 
 bool read_all(int fd, void* data, size_t size) {
-    char* bytes = static_cast<char*>(data);
-    while (size > 0) {
-        const ssize_t got = ::read(fd, bytes, size);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return false;
-        bytes += got;
-        size -= static_cast<size_t>(got);
-    }
-    return true;
+    return transfer_all(static_cast<char*>(data), size,
+                        [fd](char* bytes, size_t left) { return ::read(fd, bytes, left); });
 }
 
 Error errno_error(const std::string& what) {
