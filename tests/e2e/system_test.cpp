@@ -37,6 +37,16 @@ bool eventually(Ready ready) {
     return false;
 }
 
+// SIGTERM to the agent: exit 0 within 2 s, and every process in `started` gone with it.
+void check_sigterm_ends_cleanly(Daemon& daemon, const std::vector<pid_t>& started) {
+    daemon.process.signal(SIGTERM);
+    const ExitStatus status = daemon.process.wait(5s);
+    CHECK(status.code == 0);
+    CHECK(status.waited < 2s);
+    for (pid_t process : started)
+        CHECK(eventually([&] { return process_gone(process); }));
+}
+
 }  // namespace
 
 TEST_CASE("a system run over HTTP: results, the UnixBench-style report, metrics") {
@@ -108,12 +118,7 @@ TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file
             children = children_of(daemon.process.pid(), true);
             return children.size() == 4;
         }));
-        daemon.process.signal(SIGTERM);
-        const ExitStatus status = daemon.process.wait(5s);
-        CHECK(status.code == 0);
-        CHECK(status.waited < 2s);
-        for (pid_t child : children)
-            CHECK(eventually([&] { return process_gone(child); }));
+        check_sigterm_ends_cleanly(daemon, children);
     }
     SUBCASE("every test that forks or execs: helpers that exec, fork or run a shell") {
         const bool shell = ::access("/bin/sh", X_OK) == 0;
@@ -131,12 +136,7 @@ TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file
                 return children.size() >= 2;
             }));
             std::this_thread::sleep_for(100ms);  // into the timed loop, past the set-up
-            each.process.signal(SIGTERM);
-            const ExitStatus status = each.process.wait(5s);
-            CHECK(status.code == 0);
-            CHECK(status.waited < 2s);
-            for (pid_t child : children)
-                CHECK(eventually([&] { return process_gone(child); }));
+            check_sigterm_ends_cleanly(each, children);
         }
     }
     SUBCASE("files in the allowed directory") {
@@ -146,10 +146,7 @@ TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file
                 allowed.root() + R"("}})",
             "application/json"));
         REQUIRE(eventually([&] { return has_test_files(allowed.root()); }));
-        daemon.process.signal(SIGTERM);
-        const ExitStatus status = daemon.process.wait(5s);
-        CHECK(status.code == 0);
-        CHECK(status.waited < 2s);
+        check_sigterm_ends_cleanly(daemon, {});
         CHECK_FALSE(has_test_files(allowed.root()));
     }
 }

@@ -43,6 +43,15 @@ size_t line_count(const std::string& path) {
     return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
+// Runs "r<100+i>" for i in [first, last], each started and finished, created i s apart.
+void record_short_runs(RunJournal& journal, int first, int last) {
+    for (int i = first; i <= last; ++i) {
+        const Run run = make_run("r" + std::to_string(100 + i), RunState::succeeded, i);
+        REQUIRE(journal.record_started(run).ok());
+        REQUIRE(journal.record_finished(run).ok());
+    }
+}
+
 }  // namespace
 
 TEST_CASE("a run record survives the round trip through JSON") {
@@ -118,11 +127,7 @@ TEST_CASE("the journal keeps the newest runs only") {
     JournalReplay first;
     auto journal = RunJournal::open(state.root(), 3, first);
     REQUIRE(journal.ok());
-    for (int i = 0; i < 40; ++i) {
-        const Run run = make_run("r" + std::to_string(100 + i), RunState::succeeded, i);
-        REQUIRE((*journal)->record_started(run).ok());
-        REQUIRE((*journal)->record_finished(run).ok());
-    }
+    record_short_runs(**journal, 0, 39);
     // Compacted while running once the file held far more than it must keep.
     CHECK(line_count((*journal)->path()) <= 4 * 3 + 16 + 2);
     journal->reset();
@@ -141,11 +146,7 @@ TEST_CASE("a long run survives compaction: after a crash it comes back as interr
     auto journal = RunJournal::open(state.root(), 3, first);
     REQUIRE(journal.ok());
     REQUIRE((*journal)->record_started(make_run("long", RunState::running, 0)).ok());
-    for (int i = 1; i <= 40; ++i) {  // enough to compact the file more than once
-        const Run run = make_run("r" + std::to_string(100 + i), RunState::succeeded, i);
-        REQUIRE((*journal)->record_started(run).ok());
-        REQUIRE((*journal)->record_finished(run).ok());
-    }
+    record_short_runs(**journal, 1, 40);  // enough to compact the file more than once
     CHECK(line_count((*journal)->path()) <= 4 * 3 + 16 + 2);
     journal->reset();  // the process dies with "long" still running
     JournalReplay replay;
