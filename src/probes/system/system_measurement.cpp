@@ -49,6 +49,10 @@ std::string describe_status(int status) {
     return "ended with wait status " + std::to_string(status);
 }
 
+Error helper_error(const SystemMeasurementSpec& spec, const std::string& what) {
+    return Error{ErrorCode::internal, "the " + std::string(spec.test->name) + " helper " + what};
+}
+
 // Waits up to 50 ms for `fd` to have something; reads it into `into`. False at its end.
 bool read_some(int fd, std::string& into) {
     pollfd readable{fd, POLLIN, 0};
@@ -103,9 +107,8 @@ Result<CopyCount> run_copy(const SystemMeasurementSpec& spec, StartGate& gate, s
     while (received.empty()) {
         if (stop.stop_requested()) return CopyCount{};  // the helper is killed on the way out
         if (!read_some(report->read_end(), received)) {
-            return Error{ErrorCode::internal, "the " + std::string(spec.test->name) + " helper (" +
-                                                  spec.environment.self_exe + ") " +
-                                                  describe_status(helper->wait())};
+            return helper_error(
+                spec, "(" + spec.environment.self_exe + ") " + describe_status(helper->wait()));
         }
     }
     received.erase(0, 1);  // 'R'
@@ -123,8 +126,7 @@ Result<CopyCount> run_copy(const SystemMeasurementSpec& spec, StartGate& gate, s
             const int status = helper->wait();
             if (!*decoded) return *decoded;
             if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-                return Error{ErrorCode::internal, "the " + std::string(spec.test->name) +
-                                                      " helper " + describe_status(status)};
+                return helper_error(spec, describe_status(status));
             }
             return *decoded;
         }
@@ -134,9 +136,7 @@ Result<CopyCount> run_copy(const SystemMeasurementSpec& spec, StartGate& gate, s
         }
         if (stopped_at && Clock::now() - *stopped_at > kStopGrace) return CopyCount{};
         if (!read_some(report->read_end(), received)) {
-            return Error{ErrorCode::internal, "the " + std::string(spec.test->name) + " helper " +
-                                                  describe_status(helper->wait()) +
-                                                  " before it reported"};
+            return helper_error(spec, describe_status(helper->wait()) + " before it reported");
         }
     }
 }
