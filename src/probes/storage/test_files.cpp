@@ -110,6 +110,25 @@ void TestFiles::remove_all() {
     directories_.clear();
 }
 
+std::vector<TestFileEntry> list_test_files(const DirectoryHandle& directory) {
+    std::vector<TestFileEntry> found;
+    const int listing = ::dup(directory.fd());  // closedir closes it, not the handle's
+    DIR* dir = listing >= 0 ? ::fdopendir(listing) : nullptr;
+    if (dir == nullptr) {
+        if (listing >= 0) ::close(listing);
+        return found;
+    }
+    while (const dirent* entry = ::readdir(dir)) {
+        TestFileEntry file{entry->d_name, {}};
+        if (file.name.rfind(kTestFilePrefix, 0) != 0) continue;
+        if (::fstatat(directory.fd(), file.name.c_str(), &file.info, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        found.push_back(std::move(file));
+    }
+    ::closedir(dir);
+    return found;
+}
+
 size_t remove_stale_test_files(const std::string& directory, Logger& log) {
     auto handle = DirectoryHandle::open(directory);
     if (!handle) {
@@ -117,20 +136,9 @@ size_t remove_stale_test_files(const std::string& directory, Logger& log) {
                  {{"directory", directory}, {"reason", handle.error().message}});
         return 0;
     }
-    std::vector<std::pair<std::string, bool>> stale;  // name, is a directory
-    const int listing = ::dup(handle->fd());
-    if (DIR* dir = listing >= 0 ? ::fdopendir(listing) : nullptr) {
-        while (dirent* entry = ::readdir(dir)) {
-            const std::string name = entry->d_name;
-            if (name.rfind(kTestFilePrefix, 0) != 0) continue;
-            struct stat info {};
-            if (::fstatat(handle->fd(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
-            stale.emplace_back(name, S_ISDIR(info.st_mode));
-        }
-        ::closedir(dir);
-    }
-    for (const auto& [name, is_directory] : stale) {
-        if (is_directory) {
+    const std::vector<TestFileEntry> stale = list_test_files(*handle);
+    for (const auto& [name, info] : stale) {
+        if (S_ISDIR(info.st_mode)) {
             remove_directory_tree(handle->fd(), name);
         } else {
             ::unlinkat(handle->fd(), name.c_str(), 0);

@@ -3,6 +3,8 @@
 // whatever happens: at the end, on failure, on cancel and on SIGTERM.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +59,13 @@ class TestFiles {
 // Subdirectories (the system probe's shell work) go too, a few levels deep; symlinks are
 // removed, never followed.
 void remove_directory_tree(int parent, const std::string& name);
+
+struct TestFileEntry {
+    std::string name;
+    struct stat info;  // lstat's: a symlink is a symlink
+};
+// The .hostprobe-* entries of a directory.
+std::vector<TestFileEntry> list_test_files(const DirectoryHandle& directory);
 
 // Removes leftovers of killed runs (.hostprobe-* files and directories); returns how many.
 size_t remove_stale_test_files(const std::string& directory, Logger& log);

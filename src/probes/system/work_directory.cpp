@@ -1,6 +1,5 @@
 #include "probes/system/work_directory.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -76,21 +75,10 @@ size_t WorkDirectory::remove_stale(const std::string& parent, Logger& log) {
     auto handle = DirectoryHandle::open(parent);
     if (!handle) return 0;  // no temporary directory: nothing can have been left there
     std::vector<std::string> stale;
-    const int listing = ::dup(handle->fd());
-    if (DIR* dir = listing >= 0 ? ::fdopendir(listing) : nullptr) {
-        while (const dirent* entry = ::readdir(dir)) {
-            const std::string name = entry->d_name;
-            if (name.rfind(kTestFilePrefix, 0) != 0 ||
-                name.find(kPrivateMarker) == std::string::npos)
-                continue;
-            struct stat info {};
-            if (::fstatat(handle->fd(), name.c_str(), &info, AT_SYMLINK_NOFOLLOW) != 0) continue;
-            if (!S_ISDIR(info.st_mode) || info.st_uid != ::geteuid()) continue;
-            if (!held_by_a_live_process(handle->fd(), name)) stale.push_back(name);
-        }
-        ::closedir(dir);
-    } else if (listing >= 0) {
-        ::close(listing);
+    for (const auto& [name, info] : list_test_files(*handle)) {
+        if (name.find(kPrivateMarker) == std::string::npos) continue;
+        if (!S_ISDIR(info.st_mode) || info.st_uid != ::geteuid()) continue;
+        if (!held_by_a_live_process(handle->fd(), name)) stale.push_back(name);
     }
     for (const auto& name : stale) {
         remove_directory_tree(handle->fd(), name);
