@@ -9,9 +9,13 @@
 #include <httplib.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -48,12 +52,61 @@ int server_port() {
         options.max_header_bytes = 2048;
         options.request_timeout_seconds = 1;
         options.access.token = "fuzz-token";
+        // libFuzzer's SIGALRM watchdog belongs on this thread; the server's threads (they
+        // inherit this mask) run as in the agent, where every handled signal is blocked in them.
+        sigset_t alarm;
+        sigemptyset(&alarm);
+        sigaddset(&alarm, SIGALRM);
+        pthread_sigmask(SIG_BLOCK, &alarm, nullptr);
         auto* server = new http::HttpServer(options, router);  // lives as long as the process
         if (!server->bind()) fuzz::fail("bind", "cannot listen on 127.0.0.1");
         std::thread([server] { (void)server->serve(); }).detach();
+        pthread_sigmask(SIG_UNBLOCK, &alarm, nullptr);
         return server->port();
     }();
     return port;
+}
+
+// libFuzzer's -timeout watchdog is a SIGALRM on this thread, so any call here can see EINTR
+// (a connect it interrupted failed a CI run).
+// A connect it interrupts goes on in the background: wait until the socket says how it ended.
+bool connect_through_interrupts(int fd, const sockaddr_in& address) {
+    if (connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) return true;
+    if (errno != EINTR) return false;
+    pollfd writable{fd, POLLOUT, 0};
+    while (poll(&writable, 1, -1) != 1) {
+        if (errno != EINTR) return false;
+    }
+    int error = 0;
+    socklen_t length = sizeof error;
+    if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) return false;
+    errno = error;
+    return error == 0;
+}
+
+void send_through_interrupts(int fd, std::string_view request) {
+    // The server may answer and close before it has read everything: EPIPE is fine.
+    for (size_t sent = 0; sent < request.size();) {
+        const ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        sent += static_cast<size_t>(n);
+    }
+}
+
+std::string receive_until_closed(int fd) {
+    std::string answer;
+    char buffer[8192];
+    pollfd readable{fd, POLLIN, 0};
+    for (;;) {
+        const int ready = poll(&readable, 1, 5000);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready != 1) return answer;
+        const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return answer;
+        answer.append(buffer, static_cast<size_t>(n));
+    }
 }
 
 std::string exchange(int port, std::string_view request) {
@@ -62,25 +115,14 @@ std::string exchange(int port, std::string_view request) {
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    if (!connect_through_interrupts(fd, address)) {
+        const int error = errno;
         close(fd);
-        fuzz::fail("connect", "the server stopped accepting");
+        fuzz::fail("connect", std::string("the server stopped accepting: ") + std::strerror(error));
     }
-    // The server may answer and close before it has read everything: EPIPE is fine.
-    for (size_t sent = 0; sent < request.size();) {
-        const ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-        if (n <= 0) break;
-        sent += static_cast<size_t>(n);
-    }
+    send_through_interrupts(fd, request);
     shutdown(fd, SHUT_WR);
-    std::string answer;
-    char buffer[8192];
-    pollfd ready{fd, POLLIN, 0};
-    while (poll(&ready, 1, 5000) == 1) {
-        const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
-        if (n <= 0) break;
-        answer.append(buffer, static_cast<size_t>(n));
-    }
+    std::string answer = receive_until_closed(fd);
     close(fd);
     return answer;
 }
