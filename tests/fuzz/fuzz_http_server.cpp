@@ -25,6 +25,7 @@
 #include "fuzz_support.hpp"
 #include "http/http_server.hpp"
 #include "http/router.hpp"
+#include "probes/system/pipe_io.hpp"
 
 using namespace hostprobe;
 
@@ -67,9 +68,9 @@ int server_port() {
     return port;
 }
 
-// libFuzzer's -timeout watchdog is a SIGALRM on this thread, so any call here can see EINTR
-// (a connect it interrupted failed a CI run).
-// A connect it interrupts goes on in the background: wait until the socket says how it ended.
+// libFuzzer's -timeout watchdog is a SIGALRM on this thread, so any call here can see EINTR (a
+// connect it interrupted failed a CI run). An interrupted connect goes on in the background:
+// wait until the socket says how it ended.
 bool connect_through_interrupts(int fd, const sockaddr_in& address) {
     if (connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) return true;
     if (errno != EINTR) return false;
@@ -82,16 +83,6 @@ bool connect_through_interrupts(int fd, const sockaddr_in& address) {
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) return false;
     errno = error;
     return error == 0;
-}
-
-void send_through_interrupts(int fd, std::string_view request) {
-    // The server may answer and close before it has read everything: EPIPE is fine.
-    for (size_t sent = 0; sent < request.size();) {
-        const ssize_t n = send(fd, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return;
-        sent += static_cast<size_t>(n);
-    }
 }
 
 std::string receive_until_closed(int fd) {
@@ -120,7 +111,8 @@ std::string exchange(int port, std::string_view request) {
         close(fd);
         fuzz::fail("connect", std::string("the server stopped accepting: ") + std::strerror(error));
     }
-    send_through_interrupts(fd, request);
+    // The server may answer and close before it has read everything: EPIPE is fine.
+    (void)probes::send_all(fd, request.data(), request.size());
     shutdown(fd, SHUT_WR);
     std::string answer = receive_until_closed(fd);
     close(fd);
