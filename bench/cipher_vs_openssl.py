@@ -5,6 +5,7 @@ import statistics
 import subprocess
 import sys
 
+from probe_niceness import like_the_probe
 from quota_cgroup import in_cgroup, make_quota_cgroup, remove_if_empty
 
 BINARY = sys.argv[1]
@@ -42,7 +43,8 @@ def openssl(cipher, size, multi=1, cgroup=None):
     command = ["openssl", "speed", "-elapsed", "-seconds", str(SECONDS), "-bytes", str(size), "-evp", cipher]
     if multi > 1:
         command += ["-multi", str(multi)]
-    out = subprocess.run(in_cgroup(command, cgroup), capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(in_cgroup(command, cgroup), capture_output=True, text=True, check=True,
+                         preexec_fn=like_the_probe).stdout
     value = re.findall(r"^\S+\s+([\d.]+)k\s*$", out, re.M)[-1]
     return float(value) * 1000
 

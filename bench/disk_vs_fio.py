@@ -6,6 +6,8 @@ import statistics
 import subprocess
 import sys
 
+from probe_niceness import like_the_probe
+
 BINARY, DIRECTORY = sys.argv[1], sys.argv[2]
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 RUNTIME = 10
@@ -31,7 +33,7 @@ def fio(rw, numjobs):
         ["fio", "--name=hostprobe-bench", "--directory=" + DIRECTORY, "--ioengine=psync", "--direct=1", "--rw=" + rw,
          "--bs=16k", "--size=" + SIZE, "--numjobs=%d" % numjobs, "--time_based", "--runtime=%d" % RUNTIME,
          "--group_reporting", "--norandommap", "--thread", "--output-format=json"],
-        capture_output=True, text=True, check=True).stdout
+        capture_output=True, text=True, check=True, preexec_fn=like_the_probe).stdout
     job = json.loads(out[out.index("{"):])["jobs"][0]
     side = job["read" if rw.endswith("read") else "write"]
     # fio's usr_cpu/sys_cpu are percent of the summed job runtime.

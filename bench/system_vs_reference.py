@@ -1,6 +1,7 @@
 """Driven by system_vs_reference.sh: see there."""
 import json, re, shutil, statistics, subprocess, sys
 
+from probe_niceness import like_the_probe
 from quota_cgroup import in_cgroup, make_quota_cgroup, remove_if_empty
 
 binary, reference, rounds, seconds = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
@@ -18,13 +19,13 @@ def hostprobe(tests, copies, cgroup=None):
 
 def reference_rate(test, program=None):
     return float(subprocess.run([program or reference, test, str(seconds)], capture_output=True,
-                                text=True, check=True).stdout)
+                                text=True, check=True, preexec_fn=like_the_probe).stdout)
 
 
 def perf_pipe_rate():
     """perf bench sched pipe for about `seconds`: ops/s (one op = one round trip)."""
     out = subprocess.run(["perf", "bench", "sched", "pipe", "-l", str(int(40000 * seconds))],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True, preexec_fn=like_the_probe).stdout
     return float(re.search(r"(\d+)\s+ops/sec", out).group(1))
 
 
