@@ -3,6 +3,7 @@
 #pragma once
 
 #include "api/rate_limiter.hpp"
+#include "api/wait_slots.hpp"
 #include "http/router.hpp"
 #include "runs/probe.hpp"
 #include "runs/runner.hpp"
@@ -13,6 +14,7 @@ struct RunsApiContext {
     runs::Runner& runner;
     const runs::ProbeRegistry& registry;
     RateLimiter& run_creations;  // per client address
+    WaitSlots& waiters;          // requests holding an HTTP thread with ?wait
     double max_wait_seconds = 600;
 };
 

@@ -151,7 +151,10 @@ int run_serve(const ServeConfig& config, Logger& log) {
 
     const api::HostApiContext host_context{root, host_state, exposition, started};
     api::RateLimiter run_creations(config.max_runs_per_minute);
-    const api::RunsApiContext runs_context{runner, registry, run_creations};
+    const size_t http_threads =
+        config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
+    api::WaitSlots waiters(api::wait_slots_for(http_threads));
+    const api::RunsApiContext runs_context{runner, registry, run_creations, waiters};
     auto router = std::make_shared<http::Router>();
     api::add_host_routes(*router, host_context);
     api::add_runs_routes(*router, runs_context);
@@ -166,8 +169,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
     options.max_connections = config.max_connections;
     options.tls_cert_file = config.tls_cert_file;
     options.tls_key_file = config.tls_key_file;
-    options.threads =
-        config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
+    options.threads = http_threads;
     http::HttpServer server(options, router);
 
     auto submit = [&runner](const std::string& probe, const nlohmann::json& params,

@@ -72,7 +72,7 @@ struct Service {
           host_context{daemon.root, daemon.host, exposition, daemon.started},
           // ?wait= would hold a request until a run finishes, and these never do: the limit
           // keeps every wait under a millisecond.
-          runs_context{runner, daemon.registry, run_creations, 0.001} {
+          runs_context{runner, daemon.registry, run_creations, waiters, 0.001} {
         runner.restore({restored_run()});
         exposition.add(std::make_shared<metrics::BuildInfoCollector>());
         exposition.add(std::make_shared<metrics::HostCollector>(daemon.root, daemon.host));
@@ -102,6 +102,7 @@ struct Service {
 
     runs::RunMetrics run_metrics;
     api::RateLimiter run_creations{30};  // the default; 429s are valid replies too
+    api::WaitSlots waiters{2};
     metrics::Exposition exposition;
     runs::Runner runner;
     api::HostApiContext host_context;

@@ -53,7 +53,8 @@ struct Api {
     std::unique_ptr<Runner> runner = std::make_unique<Runner>(RunnerOptions{1, 100, 1}, registry,
                                                               ProbeEnvironment{root, host_state});
     api::RateLimiter unlimited{0};
-    api::RunsApiContext context{*runner, registry, unlimited};
+    api::WaitSlots waiters{1};
+    api::RunsApiContext context{*runner, registry, unlimited, waiters};
     http::Router router;
 };
 
@@ -89,6 +90,26 @@ TEST_CASE("POST /v1/runs queues (202 + Location) or waits (200)") {
     const http::Reply text = api.send(
         "GET", "/v1/runs/" + json::parse(waited.body)["id"].get<std::string>() + "?format=text");
     CHECK(text.body == "value 1\n");
+}
+
+TEST_CASE("?wait beyond the waiting bound is refused before its run starts") {
+    Api api;
+    std::optional<api::WaitSlots::Slot> held = api.waiters.try_take();  // the only slot
+    REQUIRE(held.has_value());
+    const http::Reply refused = api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure"})");
+    CHECK(refused.status == 429);
+    CHECK(header(refused, "Retry-After") == "1");
+    CHECK(json::parse(refused.body)["error"].get<std::string>().find("without ?wait") !=
+          std::string::npos);
+    CHECK(api.runner->list(runs::RunFilter{})
+              .empty());  // nothing was started for the refused request
+    // Without ?wait the same request needs no slot.
+    const http::Reply queued = api.send("POST", "/v1/runs", R"({"probe": "measure"})");
+    CHECK(queued.status == 202);
+    REQUIRE(api.runner->wait(json::parse(queued.body)["id"], std::chrono::seconds(10))->state ==
+            RunState::succeeded);  // frees the runner's one slot
+    held.reset();
+    CHECK(api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure"})").status == 200);
 }
 
 TEST_CASE("bad requests get the right status and a message that helps") {
