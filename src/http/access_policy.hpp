@@ -20,6 +20,9 @@ struct AccessPolicy {
     std::vector<Cidr> trusted_peers = *parse_cidr_list(kLoopbackPeers);
     std::string trusted_peers_text = std::string(kLoopbackPeers);  // as configured, for messages
     bool protect_reads = false;  // --auth-reads: GET endpoints and /metrics too
+    // --allowed-hosts: names (lower case, no port) that may be trusted by peer address like
+    // an IP literal or localhost (see host_may_vouch_for_peer).
+    std::vector<std::string> allowed_hosts;
 };
 
 struct AccessDenial {
@@ -28,9 +31,23 @@ struct AccessDenial {
     std::optional<std::string> www_authenticate;  // for 401
 };
 
+// `host` is the request's Host header ("" when it has none, as HTTP/1.0 allows).
 std::optional<AccessDenial> check_access(const AccessPolicy& policy, std::string_view method,
                                          std::string_view path, std::string_view peer_address,
-                                         std::string_view authorization);
+                                         std::string_view authorization,
+                                         std::string_view host = {});
+
+// DNS rebinding: a web page from evil.example whose name then resolves to 127.0.0.1 makes the
+// browser send its requests from a loopback peer, with "Host: evil.example:9740". Trust that
+// comes from the peer's address is therefore given only when Host names the agent by an IP
+// literal, localhost, or an --allowed-hosts name; any other name must show the token.
+bool host_may_vouch_for_peer(const AccessPolicy& policy, std::string_view host);
+
+// Cross-site requests: a mutating request that carries an Origin (browsers add it) must come
+// from the agent's own origin, whatever else it carries. Reads are not checked: a browser
+// does not let a foreign page read our answers without CORS headers, which we never send.
+std::optional<AccessDenial> check_origin(std::string_view method, std::string_view host,
+                                         std::string_view origin);
 
 // Compares without an early exit, so response timing does not leak how much of a guess matched.
 bool equal_in_constant_time(std::string_view a, std::string_view b);

@@ -13,6 +13,8 @@
 
 #include "http/bounded_pool.hpp"
 #include "http/connection_closer.hpp"
+#include "http/owned_connection_server.hpp"
+#include "http/request_screen.hpp"
 
 namespace hostprobe::http {
 
@@ -58,19 +60,11 @@ std::string reason_phrase(int status) {
         case 411: return "length required";
         case 413: return "request body too large";
         case 414: return "request URI too long";
-        case 416: return "range not satisfiable";
         case 431: return "request header fields too large";
+        case 501: return "not implemented";
         case 503: return "service unavailable";
         default: return "HTTP error " + std::to_string(status);
     }
-}
-
-// The header lines as sent: "name: value\r\n" each.
-size_t header_bytes(const httplib::Request& request) {
-    size_t total = 0;
-    for (const auto& [name, value] : request.headers)
-        total += name.size() + value.size() + 4;
-    return total;
 }
 
 // cpp-httplib deletes the task queue it is given when it stops listening; the pool itself
@@ -89,10 +83,49 @@ class PoolHandle : public httplib::TaskQueue {
     std::shared_ptr<BoundedPool> pool_;
 };
 
+ConnectionSettings connection_settings(const ServerOptions& options) {
+    ConnectionSettings settings;
+    settings.limits.max_header_bytes = options.max_header_bytes;
+    settings.limits.request_timeout = std::chrono::seconds(options.request_timeout_seconds);
+    settings.limits.write_timeout = std::chrono::seconds(options.request_timeout_seconds);
+    settings.keep_alive = std::chrono::seconds(options.keep_alive_seconds);
+    settings.max_requests = options.keep_alive_max_requests;
+    return settings;
+}
+
 std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
-    if (options.tls_cert_file.empty()) return std::make_unique<httplib::Server>();
-    return std::make_unique<httplib::SSLServer>(options.tls_cert_file.c_str(),
-                                                options.tls_key_file.c_str());
+    const ConnectionSettings settings = connection_settings(options);
+    if (options.tls_cert_file.empty())
+        return std::make_unique<OwnedConnectionServer<httplib::Server>>(settings);
+    return std::make_unique<OwnedConnectionServer<httplib::SSLServer>>(
+        settings, options.tls_cert_file.c_str(), options.tls_key_file.c_str());
+}
+
+// cpp-httplib's own 400 for a request line it could not take, or for a method it knows but
+// we route nowhere. A well-formed line (it got as far as the version) with a method we do
+// not serve is 501 (RFC 9110 15.6.2), whatever cpp-httplib thought of it.
+bool is_unimplemented_method(const httplib::Request& request) {
+    const bool well_formed =
+        !request.target.empty() && (request.version == "HTTP/1.1" || request.version == "HTTP/1.0");
+    return well_formed && !request.method.empty() && !is_routed_method(request.method);
+}
+
+// Statuses after which the request's framing cannot be trusted, or its body was not read:
+// the next bytes on the connection are not a request, so the connection ends.
+bool ends_connection(const httplib::Request& request, const httplib::Response& response) {
+    switch (response.status) {
+        case 400:
+        case 408:
+        case 411:
+        case 413:
+        case 414:
+        case 431:
+        case 501: return true;
+        default: break;
+    }
+    const std::optional<uint64_t> announced = declared_body_length(request);
+    return !announced || request.body.size() != *announced ||
+           request.has_header("Transfer-Encoding");
 }
 
 // The body is moved, not copied: a listing can be hundreds of KiB.
@@ -129,36 +162,15 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     auto handle = [router = router_](const httplib::Request& request, httplib::Response& response) {
         send_reply(router->dispatch(request), response);
     };
+    const ScreenRules rules{options_.access, options_.max_body_bytes};
     // A request without Content-Length or Transfer-Encoding has an empty body (RFC 9112 6.3),
     // but cpp-httplib 0.11 would wait for the peer to close before routing a bodiless POST:
     // answer such requests before it tries to read a body.
-    // Access is decided before any body is read, so a refused caller cannot make us read one.
+    // The screen comes first, so a refused caller cannot make us read a body.
     server_->set_pre_routing_handler(
-        [router = router_, access = options_.access, max_header_bytes = options_.max_header_bytes](
-            const httplib::Request& request, httplib::Response& response) {
-            if (header_bytes(request) > max_header_bytes) {
-                send_reply(error_reply(431, "the request's headers are over " +
-                                                std::to_string(max_header_bytes) + " bytes"),
-                           response);
-                return httplib::Server::HandlerResponse::Handled;
-            }
-            if (auto denial =
-                    check_access(access, request.method, request.path, request.remote_addr,
-                                 request.get_header_value("Authorization"))) {
-                Reply reply = error_reply(denial->status, denial->message);
-                if (denial->www_authenticate)
-                    reply.headers.emplace_back("WWW-Authenticate", *denial->www_authenticate);
-                send_reply(std::move(reply), response);
-                return httplib::Server::HandlerResponse::Handled;
-            }
-            // cpp-httplib 0.11 applies the body limit to Content-Length only: a chunked body
-            // would be read whole into memory, however large.
-            if (request.has_header("Transfer-Encoding")) {
-                send_reply(error_reply(411,
-                                       "send the body with Content-Length; chunked "
-                                       "transfer encoding is not accepted"),
-                           response);
-                response.set_header("Connection", "close");  // its body was not read
+        [router = router_, rules](const httplib::Request& request, httplib::Response& response) {
+            if (auto refusal = screen_request(request, rules)) {
+                send_reply(std::move(*refusal), response);
                 return httplib::Server::HandlerResponse::Handled;
             }
             const bool announces_body = request.has_header("Content-Length");
@@ -167,6 +179,31 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
             if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
             send_reply(router->dispatch(request), response);
             return httplib::Server::HandlerResponse::Handled;
+        });
+    // "Expect: 100-continue" asks whether to send the body: say no at once to a request the
+    // screen refuses (too large, not allowed), rather than invite a body and then refuse it.
+    server_->set_expect_100_continue_handler(
+        [rules](const httplib::Request& request, httplib::Response& response) {
+            if (auto refusal = screen_request(request, rules)) {
+                const int status = refusal->status;
+                send_reply(std::move(*refusal), response);
+                return status;
+            }
+            return 100;
+        });
+    // Every answer: no ranges are served (see OwnedConnectionServer), and a connection whose
+    // next bytes cannot be trusted says it closes, without a contradicting Keep-Alive.
+    server_->set_post_routing_handler(
+        [](const httplib::Request& request, httplib::Response& response) {
+            response.headers.erase("Accept-Ranges");
+            response.set_header("Accept-Ranges", "none");
+            const bool closing = ends_connection(request, response) ||
+                                 response.get_header_value("Connection") == "close";
+            if (closing) {
+                response.headers.erase("Keep-Alive");
+                response.headers.erase("Connection");
+                response.set_header("Connection", "close");
+            }
         });
     const std::string everything = ".*";
     server_->Get(everything, handle);
@@ -177,8 +214,26 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     server_->Options(everything, handle);
     // Errors cpp-httplib raises itself (413 for an oversized body, 400 for a bad request line)
     // get the same JSON shape as ours.
-    server_->set_error_handler([](const httplib::Request&, httplib::Response& response) {
+    server_->set_error_handler([](const httplib::Request& request, httplib::Response& response) {
+        // A malformed Range gets here (416) with the ranges parsed before the bad one, which
+        // cpp-httplib would cut this answer into. The request is cpp-httplib's own non-const
+        // object, handed to us as const; no range is ever served.
+        const_cast<httplib::Request&>(request).ranges.clear();
         if (!response.body.empty()) return;
+        if (response.status == 400 && is_unimplemented_method(request)) {
+            response.status = 501;
+            send_reply(error_reply(501, "method " + request.method +
+                                            " is not implemented (see GET / for the endpoints)"),
+                       response);
+            return;
+        }
+        if (response.status == 416) {
+            send_reply(error_reply(416,
+                                   "the Range header is malformed; this API serves whole "
+                                   "bodies only (send no Range)"),
+                       response);
+            return;
+        }
         send_reply(error_reply(response.status, reason_phrase(response.status)), response);
     });
     server_->set_exception_handler(

@@ -43,7 +43,7 @@ std::string request_from(const std::string& source, int port, const std::string&
 }
 
 std::string post_run(const std::string& authorization = "") {
-    return "POST /v1/runs HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    return "POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
            "Content-Type: application/json\r\n" +
            (authorization.empty() ? "" : "Authorization: " + authorization + "\r\n") +
            "Content-Length: " + std::to_string(kRunBody.size()) + "\r\n\r\n" + kRunBody;
@@ -112,7 +112,7 @@ TEST_CASE("without a token, only trusted peers may POST") {
     CHECK(request_from("127.0.0.1", daemon.port, post_run()).rfind("HTTP/1.1 202", 0) == 0);
     // Reads are not protected without --auth-reads.
     CHECK(request_from("127.0.0.2", daemon.port,
-                       "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                       "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
               .rfind("HTTP/1.1 200", 0) == 0);
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("HOSTPROBE_TRUSTED_PEERS= (empty) trusts no peer: without a token nobo
     const std::string refused = request_from("127.0.0.1", daemon.port, post_run());
     CHECK(refused.rfind("HTTP/1.1 403", 0) == 0);
     CHECK(request_from("127.0.0.1", daemon.port,
-                       "GET /v1/host HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                       "GET /v1/host HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
               .rfind("HTTP/1.1 200", 0) == 0);
 }
 

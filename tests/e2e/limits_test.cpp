@@ -68,7 +68,7 @@ TEST_CASE("a chunked body (which the body limit cannot bound) is refused with 41
     Daemon daemon({"--max-body-bytes", "2k"});
     const int fd = connect_to_loopback(daemon.port);
     send_all(fd,
-             "POST /v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
              "Transfer-Encoding: chunked\r\n\r\n");
     const std::string answer = read_until_closed(fd, 10s);
     close(fd);
@@ -92,7 +92,7 @@ TEST_CASE("a POST to /healthz from an untrusted peer is refused before its body 
 TEST_CASE("a client that stalls mid-request is cut off after --request-timeout") {
     Daemon daemon({"--request-timeout", "1"});
     const int fd = connect_to_loopback(daemon.port);
-    send_all(fd, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");  // and never the blank line
+    send_all(fd, "GET /v1/host HTTP/1.1\r\nHost: 127.0.0.1\r\n");  // and never the blank line
     const auto start = std::chrono::steady_clock::now();
     const std::string answer = read_within(fd, 10s);
     const auto waited = std::chrono::steady_clock::now() - start;
@@ -118,7 +118,7 @@ TEST_CASE("past --max-connections, a new connection waits for a slot") {
     Daemon daemon({"--max-connections", "1", "--request-timeout", "30"});
     const int holder = connect_to_loopback(daemon.port);  // takes the only slot and sends nothing
     const int waiter = connect_to_loopback(daemon.port);
-    send_all(waiter, "GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    send_all(waiter, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     CHECK(read_within(waiter, 300ms).empty());  // not served while the slot is held
     close(holder);
     CHECK(read_within(waiter, 10s).rfind("HTTP/1.1 200", 0) == 0);

@@ -118,7 +118,7 @@ TEST_CASE("SIGTERM ends within 2 s even while clients are mid-request or trickle
     Daemon daemon({"--sysroot", sysroot("graviton2-8cpu"), "--request-timeout", "30"});
     // A request line and one header, never the blank line: a read waits for up to 30 s.
     const int half_sent = connect_to_loopback(daemon.port);
-    send_all(half_sent, "GET /v1/host HTTP/1.1\r\nHost: x\r\n");
+    send_all(half_sent, "GET /v1/host HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     // One byte at a time, each well within the read timeout: without end.
     const int trickling = connect_to_loopback(daemon.port);
     send_all(trickling, "GET /v1/host HTTP/1.1\r\n");

@@ -1,0 +1,72 @@
+// cpp-httplib's server with the connection loop replaced by ours: the request parsing,
+// routing and answer writing stay cpp-httplib's (Server::process_request), but the stream
+// lives for the whole connection (see ConnectionStream) and the keep-alive loop is ours.
+// cpp-httplib 0.11 declares process_and_close_socket private and virtual, so a subclass may
+// override it; process_request is protected.
+#pragma once
+
+#include <httplib.h>
+
+#include <chrono>
+#include <memory>
+#include <utility>
+
+#include "http/connection_stream.hpp"
+
+namespace hostprobe::http {
+
+struct ConnectionSettings {
+    StreamLimits limits;
+    std::chrono::milliseconds keep_alive{1000};  // idle time allowed between requests
+    size_t max_requests = 5;                     // per connection; the last says "close"
+};
+
+template <typename Base>
+class OwnedConnectionServer final : public Base {
+  public:
+    template <typename... Args>
+    explicit OwnedConnectionServer(ConnectionSettings settings, Args&&... base_arguments)
+        : Base(std::forward<Args>(base_arguments)...), settings_(settings) {}
+
+  private:
+    bool process_and_close_socket(socket_t socket) override {
+        std::unique_ptr<Transport> transport = open_transport(socket);
+        if (!transport) return false;
+        ConnectionStream stream(std::move(transport), settings_.limits);
+        // The first request may take as long as any request; later ones must start within
+        // the keep-alive time.
+        std::chrono::milliseconds idle = settings_.limits.request_timeout;
+        bool served = true;
+        for (size_t remaining = settings_.max_requests;
+             remaining > 0 && this->svr_sock_ != INVALID_SOCKET && stream.wait_for_request(idle);
+             --remaining) {
+            stream.begin_request();
+            bool connection_closed = false;
+            served =
+                this->process_request(stream, remaining == 1, connection_closed, ignore_ranges);
+            if (!served || connection_closed || stream.must_close()) break;
+            idle = settings_.keep_alive;
+        }
+        return served;
+    }
+
+    std::unique_ptr<Transport> open_transport(socket_t socket) {
+        if constexpr (std::is_same_v<Base, httplib::Server>) {
+            return std::make_unique<PlainTransport>(socket);
+        } else {
+            auto tls = TlsTransport::accept(
+                this->ssl_context(), socket,
+                std::chrono::steady_clock::now() + settings_.limits.request_timeout);
+            return tls ? std::move(tls).value() : nullptr;
+        }
+    }
+
+    // The API serves whole bodies only (RFC 9110 14.2 lets a server ignore Range): and
+    // cpp-httplib 0.11 would build every range asked for, so that a 600-byte header made a
+    // 151 MB answer.
+    static void ignore_ranges(httplib::Request& request) { request.ranges.clear(); }
+
+    ConnectionSettings settings_;
+};
+
+}  // namespace hostprobe::http

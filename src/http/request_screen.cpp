@@ -1,0 +1,104 @@
+#include "http/request_screen.hpp"
+
+#include <httplib.h>
+
+#include <charconv>
+#include <string_view>
+
+namespace hostprobe::http {
+
+namespace {
+
+// RFC 9110 5.6.2: tchar.
+bool is_token(std::string_view text) {
+    if (text.empty()) return false;
+    for (const unsigned char c : text) {
+        const bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                        (c >= 'A' && c <= 'Z') ||
+                        std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) !=
+                            std::string_view::npos;
+        if (!ok) return false;
+    }
+    return true;
+}
+
+// cpp-httplib has already percent-decoded header values, so "%00" arrives as a NUL too.
+bool has_forbidden_byte(std::string_view value) {
+    return value.find_first_of(std::string_view("\0\r\n", 3)) != std::string_view::npos;
+}
+
+std::optional<Reply> check_header_syntax(const httplib::Request& request) {
+    for (const auto& [name, value] : request.headers) {
+        if (!is_token(name)) return error_reply(400, "a header name is not a token (RFC 9110 5.1)");
+        if (has_forbidden_byte(value))
+            return error_reply(400, "header " + name +
+                                        " holds a NUL, CR or LF byte, which no value may hold "
+                                        "(RFC 9110 5.5)");
+    }
+    const size_t hosts = request.headers.count("Host");
+    if (hosts > 1) return error_reply(400, "the request has more than one Host header");
+    if (hosts == 0 && request.version == "HTTP/1.1")
+        return error_reply(400, "an HTTP/1.1 request needs a Host header (RFC 9112 3.2)");
+    if (request.headers.count("Content-Length") > 1)
+        return error_reply(400, "the request has more than one Content-Length header");
+    if (request.has_header("Content-Length") && !declared_body_length(request))
+        return error_reply(400, "Content-Length must be a decimal number of bytes, not '" +
+                                    request.get_header_value("Content-Length") + "'");
+    return std::nullopt;
+}
+
+std::optional<Reply> check_who(const httplib::Request& request, const AccessPolicy& access) {
+    const std::string host = request.get_header_value("Host");
+    auto denial = check_origin(request.method, host, request.get_header_value("Origin"));
+    if (!denial) {
+        denial = check_access(access, request.method, request.path, request.remote_addr,
+                              request.get_header_value("Authorization"), host);
+    }
+    if (!denial) return std::nullopt;
+    Reply reply = error_reply(denial->status, denial->message);
+    if (denial->www_authenticate)
+        reply.headers.emplace_back("WWW-Authenticate", *denial->www_authenticate);
+    return reply;
+}
+
+}  // namespace
+
+std::optional<uint64_t> declared_body_length(const httplib::Request& request) {
+    if (!request.has_header("Content-Length")) return 0;
+    const std::string text = request.get_header_value("Content-Length");
+    uint64_t length = 0;
+    const char* end = text.data() + text.size();
+    auto [rest, error] = std::from_chars(text.data(), end, length);
+    if (text.empty() || error != std::errc{} || rest != end || text.front() == '+')
+        return std::nullopt;
+    return length;
+}
+
+bool is_routed_method(std::string_view method) {
+    return method == "GET" || method == "HEAD" || method == "POST" || method == "PUT" ||
+           method == "PATCH" || method == "DELETE" || method == "OPTIONS";
+}
+
+std::optional<Reply> screen_request(const httplib::Request& request, const ScreenRules& rules) {
+    // TRACE, CONNECT and PRI, which cpp-httplib parses but nothing here serves (RFC 9110 15.6.2).
+    if (!is_routed_method(request.method)) {
+        return error_reply(
+            501, "method " + request.method + " is not implemented (see GET / for the endpoints)");
+    }
+    if (auto refusal = check_header_syntax(request)) return refusal;
+    if (auto refusal = check_who(request, rules.access)) return refusal;
+    // cpp-httplib 0.11 applies the body limit to Content-Length only: a chunked body would be
+    // read whole into memory, however large.
+    if (request.has_header("Transfer-Encoding")) {
+        return error_reply(411,
+                           "send the body with Content-Length; chunked transfer encoding is "
+                           "not accepted");
+    }
+    if (*declared_body_length(request) > rules.max_body_bytes) {
+        return error_reply(413, "the request body is over " + std::to_string(rules.max_body_bytes) +
+                                    " bytes (--max-body-bytes)");
+    }
+    return std::nullopt;
+}
+
+}  // namespace hostprobe::http
