@@ -91,11 +91,15 @@ OptionParser serve_parser() {
           "without a token, POST and DELETE are accepted only from these addresses (empty: "
           "from none)",
           /*env=*/"", /*repeatable=*/false, /*empty_means_none=*/true},
+         {"allowed-hosts", "NAMES", "",
+          "DNS names (comma-separated, no port) by which trusted peers may address the agent; "
+          "a peer that uses any other name needs the token (a guard against DNS rebinding)"},
          {"max-body-bytes", "SIZE", "64k", "largest request body; larger ones get 413"},
          {"max-header-bytes", "SIZE", "16k",
-          "largest request header block; larger ones get 431 (one line is at most 8k)"},
+          "largest request header block; larger ones get 431 (the request line is at most 8k)"},
          {"request-timeout", "SECONDS", "5",
-          "a connection that sends or takes nothing for this long is closed"},
+          "a request must arrive whole within this long (408), and each write of an answer "
+          "finish"},
          {"max-connections", "N", "64",
           "connections served or waiting at once; more wait in the kernel's backlog"},
          {"max-runs-per-minute", "N", "30",
@@ -253,6 +257,25 @@ Status apply_limits(const ParsedOptions& options, app::ServeConfig& config) {
     return Ok{};
 }
 
+// "a.example,B.example" -> {"a.example", "b.example"}; each a DNS name without a port.
+Result<std::vector<std::string>> parse_allowed_hosts(const std::string& text) {
+    std::vector<std::string> names;
+    for (std::string_view part : split(text, ',')) {
+        const std::string name = to_lower(trim(part));
+        if (name.empty()) continue;
+        const bool valid =
+            name.size() <= 253 &&
+            name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-.") == std::string::npos;
+        if (!valid)
+            return make_error(ErrorCode::invalid_argument,
+                              "'" + name +
+                                  "' is not a DNS name (letters, digits, '-' and '.'; "
+                                  "no port)");
+        names.push_back(name);
+    }
+    return names;
+}
+
 // The token from --token-file or HOSTPROBE_TOKEN, the trusted peers, and --auth-reads.
 Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
     http::AccessPolicy policy;
@@ -282,6 +305,10 @@ Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
     policy.trusted_peers = *peers;
     policy.trusted_peers_text = options.get("trusted-peers");
     policy.protect_reads = options.is_on("auth-reads");
+    auto hosts = parse_allowed_hosts(options.get("allowed-hosts"));
+    if (!hosts)
+        return make_error(ErrorCode::invalid_argument, "--allowed-hosts: " + hosts.error().message);
+    policy.allowed_hosts = *hosts;
     return policy;
 }
 

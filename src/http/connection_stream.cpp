@@ -97,14 +97,14 @@ bool ConnectionStream::is_writable() const {
     return !refused_ && transport_->wait_writable(Clock::now() + limits_.write_timeout);
 }
 
-bool ConnectionStream::fill() {
+ssize_t ConnectionStream::fill() {
     const Deadline deadline =
         phase_ == Phase::answer ? Clock::now() + limits_.write_timeout : request_deadline_;
     const IoResult received = transport_->receive(buffer_.data(), buffer_.size(), deadline);
     if (received.bytes > 0) {
         begin_ = 0;
         end_ = static_cast<size_t>(received.bytes);
-        return true;
+        return received.bytes;
     }
     if (received.timed_out && phase_ != Phase::answer) {
         char seconds[32];
@@ -112,12 +112,15 @@ bool ConnectionStream::fill() {
         refuse(408, std::string("the request did not arrive whole within ") + seconds +
                         " s (--request-timeout)");
     }
-    return false;
+    return received.bytes;
 }
 
 ssize_t ConnectionStream::read(char* data, size_t size) {
     if (refused_) return -1;
-    if (begin_ == end_ && !fill()) return refused_ ? -1 : 0;
+    if (begin_ == end_) {
+        const ssize_t filled = fill();
+        if (filled <= 0) return refused_ ? -1 : filled;  // 0: the peer ended its side
+    }
     const size_t count = std::min(size, end_ - begin_);
     std::memcpy(data, buffer_.data() + begin_, count);
     begin_ += count;

@@ -50,7 +50,8 @@ class ConnectionStream final : public httplib::Stream {
   private:
     enum class Phase { request_line, headers, body, answer };
 
-    bool fill();
+    // Reads more into the empty buffer: bytes read, 0 at the peer's end, -1 on failure.
+    ssize_t fill();
     void watch_head(const char* data, size_t size);
     void refuse(int status, const std::string& message);
     void note_answer_head(const char* data, size_t size);

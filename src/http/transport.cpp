@@ -13,8 +13,9 @@ namespace hostprobe::http {
 
 namespace {
 
+// Rounded up, so that a poll that times out has reached the deadline.
 int milliseconds_until(Deadline deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     return left.count() <= 0 ? 0 : static_cast<int>(std::min<int64_t>(left.count(), 1 << 30));
 }
@@ -24,8 +25,8 @@ bool wait_for(int fd, short events, Deadline deadline) {
         pollfd entry{fd, events, 0};
         const int ready = ::poll(&entry, 1, milliseconds_until(deadline));
         if (ready > 0) return true;
-        if (ready == 0) return false;
-        if (errno != EINTR) return false;
+        if (ready < 0 && errno != EINTR) return false;
+        if (ready == 0 && std::chrono::steady_clock::now() >= deadline) return false;
     }
 }
 

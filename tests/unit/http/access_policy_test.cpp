@@ -106,3 +106,47 @@ TEST_CASE("tokens are compared whole") {
     CHECK_FALSE(equal_in_constant_time("abc", "abcd"));
     CHECK_FALSE(equal_in_constant_time("", "a"));
 }
+
+TEST_CASE("DNS rebinding: only an address, localhost or an allowed name vouches for the peer") {
+    AccessPolicy policy;
+    policy.allowed_hosts = {"hostprobe.internal"};
+    for (const char* host : {"127.0.0.1:9740", "127.0.0.1", "[::1]:9740", "[::1]", "localhost:9740",
+                             "LOCALHOST", "app.localhost:9740", "10.0.3.7:9740", "",
+                             "hostprobe.internal:9740", "HostProbe.Internal"}) {
+        CAPTURE(host);
+        CHECK(host_may_vouch_for_peer(policy, host));
+        CHECK_FALSE(check_access(policy, "POST", "/v1/runs", "127.0.0.1", "", host));
+    }
+    for (const char* host : {"evil.example:9740", "evil.example", "localhost.evil.example",
+                             "127.0.0.1.nip.io:9740", "hostprobe.internal.evil.example"}) {
+        CAPTURE(host);
+        CHECK_FALSE(host_may_vouch_for_peer(policy, host));
+        auto denial = check_access(policy, "POST", "/v1/runs", "127.0.0.1", "", host);
+        REQUIRE(denial);
+        CHECK(denial->status == 403);
+        CHECK(denial->message.find("--allowed-hosts") != std::string::npos);
+        // Reads stay open without --auth-reads, as for any peer.
+        CHECK_FALSE(check_access(policy, "GET", "/v1/host", "127.0.0.1", "", host));
+    }
+    // With the token the name does not matter: a browser cannot add it for a foreign page.
+    policy.token = "secret";
+    CHECK_FALSE(
+        check_access(policy, "POST", "/v1/runs", "127.0.0.1", "Bearer secret", "evil.example"));
+}
+
+TEST_CASE("cross-site requests: a mutating request's Origin must be the agent's own") {
+    CHECK_FALSE(check_origin("POST", "127.0.0.1:9740", ""));  // curl sends no Origin
+    CHECK_FALSE(check_origin("POST", "127.0.0.1:9740", "http://127.0.0.1:9740"));
+    CHECK_FALSE(check_origin("POST", "Agent.Example", "http://agent.example"));
+    CHECK_FALSE(check_origin("POST", "agent.example", "https://agent.example"));
+    CHECK_FALSE(check_origin("DELETE", "[::1]:9740", "http://[::1]:9740"));
+    CHECK_FALSE(check_origin("GET", "127.0.0.1:9740", "http://evil.example"));  // reads
+    for (const char* origin : {"http://evil.example", "http://127.0.0.1:9741",
+                               "https://127.0.0.1:9740x", "null", "127.0.0.1:9740", "http://"}) {
+        CAPTURE(origin);
+        auto denial = check_origin("POST", "127.0.0.1:9740", origin);
+        REQUIRE(denial);
+        CHECK(denial->status == 403);
+        CHECK(denial->message.find("another origin") != std::string::npos);
+    }
+}
