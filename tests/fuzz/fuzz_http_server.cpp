@@ -3,8 +3,11 @@
 // fuzz_http_api covers what the routes do with a request; this covers how a request gets there.
 //
 // The input is sent as it is, then the write side is shut, so the server always sees the end.
-// Invariants: every answer is an HTTP/1.1 status line; none is a 500; and no body over the
-// limit (1 KiB here) ever reaches a handler, however it is framed (Content-Length, chunked, ...).
+// Invariants: every answer is an HTTP/1.1 status line; none is a 500; no body over the limit
+// (1 KiB here) ever reaches a handler, however it is framed (Content-Length, chunked, ...); no
+// partial content is served and the answers stay small whatever the input asks (ranges once
+// multiplied a 600-byte request into 151 MB); at most 5 answers per connection (keep-alive's
+// bound); and no answer says both "Connection: close" and "Keep-Alive".
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netinet/in.h>
@@ -21,6 +24,7 @@
 #include <regex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "fuzz_support.hpp"
 #include "http/http_server.hpp"
@@ -119,6 +123,31 @@ std::string exchange(int port, std::string_view request) {
     return answer;
 }
 
+// Each answer's head, in order ("HTTP/1.1 ..." up to its blank line).
+std::vector<std::string> answer_heads(const std::string& answer) {
+    std::vector<std::string> heads;
+    for (size_t at = answer.find("HTTP/1.1 "); at != std::string::npos;
+         at = answer.find("HTTP/1.1 ", at + 1)) {
+        const size_t end = answer.find("\r\n\r\n", at);
+        heads.push_back(answer.substr(at, end == std::string::npos ? std::string::npos : end - at));
+    }
+    return heads;
+}
+
+void check_heads(const std::string& answer) {
+    const std::vector<std::string> heads = answer_heads(answer);
+    size_t final_answers = 0;
+    for (const std::string& head : heads) {
+        if (head.rfind("HTTP/1.1 100 ", 0) == 0) continue;  // interim
+        ++final_answers;
+        FUZZ_CHECK(head.rfind("HTTP/1.1 206", 0) != 0, head);
+        FUZZ_CHECK(head.find("multipart/byteranges") == std::string::npos, head);
+        const bool closes = head.find("\r\nConnection: close") != std::string::npos;
+        FUZZ_CHECK(!(closes && head.find("\r\nKeep-Alive") != std::string::npos), head);
+    }
+    FUZZ_CHECK(final_answers <= 5, answer.substr(0, 400));
+}
+
 void check_answer(const std::string& answer) {
     static const std::regex status_line("^HTTP/1\\.1 [1-5][0-9][0-9] ");
     static const std::regex received("\"received_bytes\": ([0-9]+)");
@@ -126,6 +155,9 @@ void check_answer(const std::string& answer) {
     FUZZ_CHECK(std::regex_search(answer, status_line, std::regex_constants::match_continuous),
                answer.substr(0, 200));
     FUZZ_CHECK(answer.find("HTTP/1.1 500") == std::string::npos, answer.substr(0, 400));
+    // Five answers of a few hundred bytes each; an amplified one is far larger.
+    FUZZ_CHECK(answer.size() < 16 * 1024, answer.substr(0, 400));
+    check_heads(answer);
     for (auto it = std::sregex_iterator(answer.begin(), answer.end(), received);
          it != std::sregex_iterator(); ++it) {
         FUZZ_CHECK(std::stoull((*it)[1].str()) <= kMaxBodyBytes, answer.substr(0, 400));
