@@ -123,6 +123,10 @@ bool ends_connection(const httplib::Request& request, const httplib::Response& r
         case 501: return true;
         default: break;
     }
+    // HTTP/1.0 closes unless the client asked otherwise; cpp-httplib closes it but says
+    // Keep-Alive.
+    if (request.version == "HTTP/1.0" && request.get_header_value("Connection") != "Keep-Alive")
+        return true;
     const std::optional<uint64_t> announced = declared_body_length(request);
     return !announced || request.body.size() != *announced ||
            request.has_header("Transfer-Encoding");

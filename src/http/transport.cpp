@@ -15,8 +15,8 @@ namespace {
 
 // Rounded up, so that a poll that times out has reached the deadline.
 int milliseconds_until(Deadline deadline) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     return left.count() <= 0 ? 0 : static_cast<int>(std::min<int64_t>(left.count(), 1 << 30));
 }
 

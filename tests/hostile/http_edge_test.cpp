@@ -234,6 +234,10 @@ TEST_CASE("methods nothing serves get 501; a refused body's connection closes cl
     CHECK(status_codes(chunked).size() == 1);  // the chunks are not taken for a request
     CHECK(head_of(chunked).find("Connection: close") != std::string::npos);
     CHECK(head_of(chunked).find("Keep-Alive") == std::string::npos);
+    const std::string old = raw_exchange(daemon.port, "GET /healthz HTTP/1.0\r\n\r\n");
+    CHECK(old.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(head_of(old).find("Connection: close") != std::string::npos);
+    CHECK(head_of(old).find("Keep-Alive") == std::string::npos);
 }
 
 TEST_CASE("DNS rebinding and cross-site requests cannot borrow a loopback peer's trust") {
