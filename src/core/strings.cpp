@@ -205,3 +205,12 @@ std::string format_byte_size(uint64_t bytes) {
 }
 
 }  // namespace hostprobe
+
+namespace hostprobe {
+
+std::string excerpt(std::string_view text, size_t limit) {
+    if (text.size() <= limit) return std::string(text);
+    return std::string(text.substr(0, limit)) + "...";
+}
+
+}  // namespace hostprobe

@@ -20,6 +20,8 @@ std::vector<std::string_view> split_lines(std::string_view text);
 std::string join(const std::vector<std::string>& parts, std::string_view separator);
 std::string to_lower(std::string_view text);
 bool contains(std::string_view haystack, std::string_view needle);
+// A caller's text quoted in a message: at most `limit` bytes, "..." marking a cut.
+std::string excerpt(std::string_view text, size_t limit = 80);
 
 Result<int64_t> parse_int64(std::string_view text);
 Result<uint64_t> parse_uint64(std::string_view text);

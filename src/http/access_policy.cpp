@@ -117,7 +117,7 @@ std::optional<AccessDenial> check_access(const AccessPolicy& policy, std::string
     }
     if (!vouched) {
         return AccessDenial{403,
-                            what + " names the agent as '" + std::string(host) +
+                            what + " names the agent as '" + excerpt(host) +
                                 "': a trusted peer must use an IP address, localhost or an "
                                 "--allowed-hosts name (a guard against DNS rebinding), or "
                                 "send the token (--token-file)",

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/strings.hpp"
 #include "http/bounded_pool.hpp"
 #include "http/connection_closer.hpp"
 #include "http/owned_connection_server.hpp"
@@ -226,7 +227,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
         if (!response.body.empty()) return;
         if (response.status == 400 && is_unimplemented_method(request)) {
             response.status = 501;
-            send_reply(error_reply(501, "method " + request.method +
+            send_reply(error_reply(501, "method " + excerpt(request.method) +
                                             " is not implemented (see GET / for the endpoints)"),
                        response);
             return;

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <string_view>
 
+#include "core/strings.hpp"
+
 namespace hostprobe::http {
 
 namespace {
@@ -31,7 +33,7 @@ std::optional<Reply> check_header_syntax(const httplib::Request& request) {
     for (const auto& [name, value] : request.headers) {
         if (!is_token(name)) return error_reply(400, "a header name is not a token (RFC 9110 5.1)");
         if (has_forbidden_byte(value))
-            return error_reply(400, "header " + name +
+            return error_reply(400, "header " + excerpt(name) +
                                         " holds a NUL, CR or LF byte, which no value may hold "
                                         "(RFC 9110 5.5)");
     }
@@ -43,7 +45,7 @@ std::optional<Reply> check_header_syntax(const httplib::Request& request) {
         return error_reply(400, "the request has more than one Content-Length header");
     if (request.has_header("Content-Length") && !declared_body_length(request))
         return error_reply(400, "Content-Length must be a decimal number of bytes, not '" +
-                                    request.get_header_value("Content-Length") + "'");
+                                    excerpt(request.get_header_value("Content-Length")) + "'");
     return std::nullopt;
 }
 
