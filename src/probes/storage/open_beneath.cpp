@@ -93,9 +93,11 @@ Result<int> walk(int root, const std::string& root_path, const std::vector<std::
 }
 
 // openat2 with every symlink refused and the walk confined below `root`; -1 and errno on error.
+// Without O_NOFOLLOW, so that a symlink in the last place, too, is ELOOP (with it, O_DIRECTORY
+// would answer ENOTDIR for it, like a file).
 int call_openat2(int root, const std::string& relative, int flags) {
     open_how how{};
-    how.flags = static_cast<uint64_t>(flags);
+    how.flags = static_cast<uint64_t>(flags & ~O_NOFOLLOW);
     how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
     for (int attempt = 1;; ++attempt) {
         const long fd = ::syscall(SYS_openat2, root, relative.c_str(), &how, sizeof how);
