@@ -46,6 +46,38 @@ DiskPlan plan_from(const json& params) {
     return plan;
 }
 
+uint64_t test_file_bytes(const DiskPlan& plan) {
+    return static_cast<uint64_t>(plan.numjobs) * plan.job.file_size;
+}
+
+// What the parameters must satisfy together, apart from the directory.
+Status check_plan(const DiskPlan& plan) {
+    if (plan.job.engine == IoEngineKind::io_uring && !io_uring_supported()) {
+        return make_error(ErrorCode::invalid_argument,
+                          "ioengine io_uring is not built in (no liburing); use psync");
+    }
+    if (plan.job.file_size < plan.job.block || plan.job.file_size % plan.job.block != 0) {
+        return make_error(ErrorCode::invalid_argument,
+                          "size (" + format_byte_size(plan.job.file_size) +
+                              ") must be a whole number of blocks of bs (" +
+                              format_byte_size(plan.job.block) + ")");
+    }
+    if (plan.job.block % 512 != 0) {
+        return make_error(ErrorCode::invalid_argument,
+                          "bs must be a multiple of 512 bytes (O_DIRECT needs it)");
+    }
+    const uint64_t buffers =
+        static_cast<uint64_t>(plan.numjobs) * plan.job.block * plan.job.iodepth;
+    if (buffers > DiskProbe::kMaxBufferBytes) {
+        return make_error(ErrorCode::invalid_argument,
+                          "numjobs x bs x iodepth would need " + format_byte_size(buffers) +
+                              " of buffers; at most " +
+                              format_byte_size(DiskProbe::kMaxBufferBytes) +
+                              " are allowed, as hostprobe shares its task's memory");
+    }
+    return Ok{};
+}
+
 json job_options(const json& params, const std::string& resolved) {
     json options = params;
     options["directory"] = resolved;
@@ -166,33 +198,11 @@ DiskProbe::DiskProbe(StoragePolicy policy)
       }) {}
 
 Status DiskProbe::check(const json& params) const {
-    auto resolved = resolve_directory(policy_, params["directory"]);
-    if (!resolved) return resolved.error();
+    auto directory = open_storage_directory(policy_, params["directory"]);
+    if (!directory) return directory.error();
     const DiskPlan plan = plan_from(params);
-    if (plan.job.engine == IoEngineKind::io_uring && !io_uring_supported()) {
-        return make_error(ErrorCode::invalid_argument,
-                          "ioengine io_uring is not built in (no liburing); use psync");
-    }
-    if (plan.job.file_size < plan.job.block || plan.job.file_size % plan.job.block != 0) {
-        return make_error(ErrorCode::invalid_argument,
-                          "size (" + format_byte_size(plan.job.file_size) +
-                              ") must be a whole number of blocks of bs (" +
-                              format_byte_size(plan.job.block) + ")");
-    }
-    if (plan.job.block % 512 != 0) {
-        return make_error(ErrorCode::invalid_argument,
-                          "bs must be a multiple of 512 bytes (O_DIRECT needs it)");
-    }
-    const uint64_t buffers =
-        static_cast<uint64_t>(plan.numjobs) * plan.job.block * plan.job.iodepth;
-    if (buffers > kMaxBufferBytes) {
-        return make_error(ErrorCode::invalid_argument,
-                          "numjobs x bs x iodepth would need " + format_byte_size(buffers) +
-                              " of buffers; at most " + format_byte_size(kMaxBufferBytes) +
-                              " are allowed, as hostprobe shares its task's memory");
-    }
-    return check_space(policy_, *resolved,
-                       static_cast<uint64_t>(plan.numjobs) * plan.job.file_size);
+    if (auto valid = check_plan(plan); !valid) return valid;
+    return check_space(policy_, *directory, test_file_bytes(plan));
 }
 
 double DiskProbe::expected_seconds(const json& params) const {
@@ -201,13 +211,16 @@ double DiskProbe::expected_seconds(const json& params) const {
 
 Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
                                           const json& params) const {
-    // The directory may have changed since the run was queued: check everything again.
-    if (auto checked = check(params); !checked) return checked.error();
+    // The directory may have changed since the run was queued: open it again and check
+    // everything against what was opened. From here on every file is made relative to this one
+    // descriptor, never by path, so swapping a directory of the path changes nothing.
     const DiskPlan plan = plan_from(params);
-    auto resolved = resolve_directory(policy_, plan.directory);
-    if (!resolved) return resolved.error();
-    auto directory = DirectoryHandle::open(*resolved);
+    auto directory = open_storage_directory(policy_, plan.directory);
     if (!directory) return directory.error();
+    if (auto valid = check_plan(plan); !valid) return valid.error();
+    if (auto fits = check_space(policy_, *directory, test_file_bytes(plan)); !fits)
+        return fits.error();
+    const std::string& used = directory->path();
     TestFiles files(*directory);
 
     std::vector<int> descriptors;
@@ -273,7 +286,7 @@ Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
     for (auto& job : jobs) {
         const DiskJobResult result = job.get();
         if (!result.error.empty())
-            return make_error(ErrorCode::io_error, result.error + " (" + *resolved + ")");
+            return make_error(ErrorCode::io_error, result.error + " (" + used + ")");
         read.merge(result.read);
         write.merge(result.write);
         runtime =
@@ -288,8 +301,8 @@ Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
     }
     files.remove_all();
 
-    json result = {{"directory", *resolved},
-                   {"job_options", job_options(params, *resolved)},
+    json result = {{"directory", used},
+                   {"job_options", job_options(params, used)},
                    {"read", fio_direction_json(read, runtime)},
                    {"write", fio_direction_json(write, runtime)},
                    {"iops_series", series},

@@ -129,6 +129,12 @@ Phase run_phase(Operation operation, int directory, size_t files, size_t file_si
     return phase;
 }
 
+// Each file costs at least a filesystem block even when it is small.
+uint64_t test_file_bytes(const json& params) {
+    const uint64_t per_file = std::max<uint64_t>(params["file_size"].get<uint64_t>(), 4096);
+    return params["files"].get<uint64_t>() * per_file;
+}
+
 }  // namespace
 
 const std::vector<std::string>& FilesProbe::operations() {
@@ -162,11 +168,9 @@ FilesProbe::FilesProbe(StoragePolicy policy)
       }) {}
 
 Status FilesProbe::check(const json& params) const {
-    auto resolved = resolve_directory(policy_, params["directory"]);
-    if (!resolved) return resolved.error();
-    // Each file costs at least a filesystem block even when it is small.
-    const uint64_t per_file = std::max<uint64_t>(params["file_size"].get<uint64_t>(), 4096);
-    return check_space(policy_, *resolved, params["files"].get<uint64_t>() * per_file);
+    auto directory = open_storage_directory(policy_, params["directory"]);
+    if (!directory) return directory.error();
+    return check_space(policy_, *directory, test_file_bytes(params));
 }
 
 double FilesProbe::expected_seconds(const json& params) const {
@@ -175,11 +179,12 @@ double FilesProbe::expected_seconds(const json& params) const {
 
 Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
                                            const json& params) const {
-    if (auto checked = check(params); !checked) return checked.error();
-    auto resolved = resolve_directory(policy_, params["directory"]);
-    if (!resolved) return resolved.error();
-    auto directory = DirectoryHandle::open(*resolved);
+    // Opened once, checked against what was opened, and used only through its descriptor.
+    auto directory = open_storage_directory(policy_, params["directory"]);
     if (!directory) return directory.error();
+    if (auto fits = check_space(policy_, *directory, test_file_bytes(params)); !fits)
+        return fits.error();
+    const std::string& used = directory->path();
     TestFiles files(*directory);
     auto working = files.create_directory(test_file_name(context.run_id, "files"));
     if (!working) return working.error();
@@ -200,18 +205,18 @@ Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
     for (size_t i = 0; i < 4 && !stopped; ++i) {
         Phase phase = run_phase(order[i], *working, count, file_size, threads, context.stop);
         if (!phase.error.empty())
-            return make_error(ErrorCode::io_error, phase.error + " (" + *resolved + ")");
+            return make_error(ErrorCode::io_error, phase.error + " (" + used + ")");
         ops[operations()[i]] = std::move(phase.result);
         stopped = phase.stopped;
         context.report_progress(static_cast<double>(i + 1) / 4);
     }
     files.remove_all();
 
-    json result = {{"directory", *resolved}, {"files", count}, {"file_size", file_size},
-                   {"threads", threads},     {"ops", ops},     {"partial", stopped}};
+    json result = {{"directory", used},  {"files", count}, {"file_size", file_size},
+                   {"threads", threads}, {"ops", ops},     {"partial", stopped}};
     std::string text = "hostprobe files: " + std::to_string(count) + " files of " +
                        format_byte_size(file_size) + ", " + std::to_string(threads) +
-                       " thread(s), in " + *resolved + "\n";
+                       " thread(s), in " + used + "\n";
     if (stopped) text += "(partial: the run was cancelled)\n";
     text += "op         ops/s      avg(us)    p50(us)    p99(us)  p99.9(us)\n";
     for (const auto& [name, op] : ops.items()) {

@@ -51,21 +51,6 @@ std::string test_file_name(const std::string& run_id, const std::string& suffix)
     return std::string(kTestFilePrefix) + run_id + "-" + suffix;
 }
 
-Result<DirectoryHandle> DirectoryHandle::open(const std::string& path) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return make_error(ErrorCode::io_error, errno_text("open directory " + path));
-    return DirectoryHandle(fd, path);
-}
-
-DirectoryHandle::DirectoryHandle(DirectoryHandle&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)) {
-    other.fd_ = -1;
-}
-
-DirectoryHandle::~DirectoryHandle() {
-    if (fd_ >= 0) ::close(fd_);
-}
-
 TestFiles::~TestFiles() {
     remove_all();
 }

@@ -11,29 +11,13 @@
 
 #include "core/logger.hpp"
 #include "core/result.hpp"
+#include "probes/storage/directory_handle.hpp"
 
 namespace hostprobe::probes {
 
 inline constexpr const char* kTestFilePrefix = ".hostprobe-";
 
 std::string test_file_name(const std::string& run_id, const std::string& suffix);
-
-// A directory opened O_DIRECTORY|O_NOFOLLOW; everything below is created relative to it.
-class DirectoryHandle {
-  public:
-    static Result<DirectoryHandle> open(const std::string& path);
-    DirectoryHandle(DirectoryHandle&& other) noexcept;
-    DirectoryHandle& operator=(DirectoryHandle&&) = delete;
-    DirectoryHandle(const DirectoryHandle&) = delete;
-    ~DirectoryHandle();
-    int fd() const { return fd_; }
-    const std::string& path() const { return path_; }
-
-  private:
-    DirectoryHandle(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-    int fd_;
-    std::string path_;
-};
 
 // Remembers what it created in one directory and removes it all when destroyed.
 class TestFiles {

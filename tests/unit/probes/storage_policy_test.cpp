@@ -1,10 +1,17 @@
-// Where storage probes may write: allowlist, relative paths, "..", symlink escapes, space.
+// Where storage probes may write: allowlist, relative paths, "..", symlink escapes, races,
+// answers that do not tell what exists outside, space.
 #include "probes/storage/storage_policy.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "core/logger.hpp"
 #include "core/strings.hpp"
@@ -19,6 +26,11 @@ namespace {
 StoragePolicy allowing(const std::string& dir) {
     StoragePolicy policy;
     policy.allowed_dirs = resolve_allowed_dirs({dir}).value();
+    return policy;
+}
+StoragePolicy allowing(const std::string& dir, BeneathMethod method) {
+    StoragePolicy policy = allowing(dir);
+    policy.open_method = method;
     return policy;
 }
 ErrorCode code_of(const StoragePolicy& policy, const std::string& path) {
@@ -46,10 +58,135 @@ TEST_CASE("directories inside the allowlist resolve; everything else is forbidde
     auto escape = resolve_directory(policy, allowed + "/escape");
     REQUIRE_FALSE(escape.ok());
     CHECK(escape.error().code == ErrorCode::forbidden);
-    CHECK(escape.error().message.find("resolves to") != std::string::npos);
+    CHECK(escape.error().message.find("is a symlink") != std::string::npos);
     // A prefix that is not a parent: /x/allowed2 is not inside /x/allowed.
     tree.mkdir("allowed2");
     CHECK(code_of(policy, tree.root() + "/allowed2") == ErrorCode::forbidden);
+}
+
+TEST_CASE("outside the allowlist the answer is the same whether the path exists or not") {
+    TempTree tree;
+    tree.mkdir("allowed").mkdir("exists");
+    const StoragePolicy policy = allowing(tree.root() + "/allowed");
+    auto existing = resolve_directory(policy, tree.root() + "/exists");
+    auto missing = resolve_directory(policy, tree.root() + "/missin");  // same length
+    REQUIRE_FALSE(existing.ok());
+    REQUIRE_FALSE(missing.ok());
+    CHECK(existing.error().code == ErrorCode::forbidden);
+    CHECK(missing.error().code == ErrorCode::forbidden);
+    std::string masked = missing.error().message;
+    masked.replace(masked.find("/missin"), 7, "/exists");
+    CHECK(masked == existing.error().message);
+    // Nor through a file or a loop outside, which would fail differently if it were opened.
+    tree.write("file", "x");
+    std::filesystem::create_directory_symlink(tree.root() + "/loop", tree.root() + "/loop");
+    CHECK(code_of(policy, tree.root() + "/file/x") == ErrorCode::forbidden);
+    CHECK(code_of(policy, tree.root() + "/loop/x") == ErrorCode::forbidden);
+    CHECK(code_of(policy, "/proc/self/root" + tree.root() + "/allowed") == ErrorCode::forbidden);
+}
+
+TEST_CASE("inside the allowlist: a file or a loop in the path is 400/403, missing is 404") {
+    for (BeneathMethod method : {BeneathMethod::walk, BeneathMethod::automatic}) {
+        TempTree tree;
+        tree.write("allowed/file", "x").mkdir("allowed/dir");
+        const std::string allowed = std::filesystem::canonical(tree.root()).string() + "/allowed";
+        std::filesystem::create_directory_symlink(allowed + "/loop", allowed + "/loop");
+        std::filesystem::create_directory_symlink(allowed + "/dir", allowed + "/inside");
+        const StoragePolicy policy = allowing(allowed, method);
+        CHECK(code_of(policy, allowed + "/file") == ErrorCode::invalid_argument);
+        CHECK(code_of(policy, allowed + "/file/below") == ErrorCode::invalid_argument);
+        CHECK(code_of(policy, allowed + "/loop") == ErrorCode::forbidden);
+        CHECK(code_of(policy, allowed + "/loop/below") == ErrorCode::forbidden);
+        // Even a symlink that stays inside: a writer there could point it anywhere next time.
+        CHECK(code_of(policy, allowed + "/inside") == ErrorCode::forbidden);
+        auto missing = resolve_directory(policy, allowed + "/dir/missing/deeper");
+        REQUIRE_FALSE(missing.ok());
+        CHECK(missing.error().code == ErrorCode::not_found);
+        CHECK(missing.error().message.find(allowed + "/dir/missing does not exist") !=
+              std::string::npos);
+    }
+}
+
+TEST_CASE("the directory reported is the one opened: the allowed path plus plain components") {
+    TempTree tree;
+    tree.mkdir("allowed/a/b");
+    const std::string allowed = std::filesystem::canonical(tree.root()).string() + "/allowed";
+    const StoragePolicy policy = allowing(allowed);
+    CHECK(*resolve_directory(policy, "/" + allowed + "//a/./b/") == allowed + "/a/b");
+    CHECK(*resolve_directory(policy, allowed + "/.") == allowed);
+    auto opened = open_storage_directory(policy, allowed + "/a/b");
+    REQUIRE(opened.ok());
+    struct stat by_fd {};
+    struct stat by_name {};
+    REQUIRE(::fstat(opened->fd(), &by_fd) == 0);
+    REQUIRE(::stat((allowed + "/a/b").c_str(), &by_name) == 0);
+    CHECK(by_fd.st_ino == by_name.st_ino);
+    // Bounded input: a NUL (which would cut the path short) and oversized paths are 400.
+    CHECK(code_of(policy, allowed + std::string("/a\0/../..", 9)) == ErrorCode::invalid_argument);
+    CHECK(code_of(policy, allowed + "/" + std::string(5000, 'a')) == ErrorCode::invalid_argument);
+    CHECK(code_of(policy, allowed + "/" + std::string(300, 'a')) == ErrorCode::invalid_argument);
+}
+
+TEST_CASE("nested allowed directories; an allowed directory that became a symlink") {
+    TempTree tree, outside;
+    tree.mkdir("data/a/b/c");
+    outside.mkdir("b/c");
+    const std::string data = std::filesystem::canonical(tree.root()).string() + "/data";
+    StoragePolicy policy;
+    policy.allowed_dirs = resolve_allowed_dirs({data, data + "/a/b"}).value();
+    CHECK(*resolve_directory(policy, data + "/a/b/c") == data + "/a/b/c");
+    // A writer in data replaces a, above the second allowed directory, with a symlink out.
+    std::filesystem::rename(data + "/a", data + "/a.moved");
+    std::filesystem::create_directory_symlink(outside.root(), data + "/a");
+    auto refused = resolve_directory(policy, data + "/a/b/c");
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == ErrorCode::unavailable);
+    CHECK(refused.error().message.find("allowed directory " + data + "/a/b") != std::string::npos);
+}
+
+TEST_CASE("a subdirectory swapped for a symlink out while runs open it: no file is made outside") {
+    for (BeneathMethod method : {BeneathMethod::walk, BeneathMethod::automatic}) {
+        TempTree tree, outside;
+        tree.mkdir("allowed/sub/deep");
+        outside.mkdir("deep");
+        const std::string allowed = std::filesystem::canonical(tree.root()).string() + "/allowed";
+        const std::string sub = allowed + "/sub", link = allowed + "/link";
+        std::filesystem::create_directory_symlink(outside.root(), link);
+        const StoragePolicy policy = allowing(allowed, method);
+        std::atomic<bool> done{false};
+        std::atomic<int> swaps{0};
+        std::thread swapper([&] {
+            while (!done) {
+                if (::renameat2(AT_FDCWD, sub.c_str(), AT_FDCWD, link.c_str(), RENAME_EXCHANGE) ==
+                    0)
+                    swaps.fetch_add(1);
+            }
+        });
+        bool escaped = false;
+        int created = 0;
+        // realpath-then-open by path (the old way) escapes about once in 10,000 opens here.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+        for (int i = 0; i < 30000 && !escaped && std::chrono::steady_clock::now() < deadline; ++i) {
+            auto directory = open_storage_directory(policy, sub + "/deep");
+            if (!directory) {
+                CHECK(directory.error().code == ErrorCode::forbidden);
+                continue;
+            }
+            CHECK(directory->path() == sub + "/deep");
+            TestFiles files(*directory);
+            auto fd = files.create_file(test_file_name("race", std::to_string(i)), false);
+            if (fd) {
+                ::close(*fd);
+                ++created;
+            }
+            escaped = !std::filesystem::is_empty(outside.root() + "/deep");
+        }
+        done = true;
+        swapper.join();
+        MESSAGE(created << " files created inside, " << swaps.load() << " swaps");
+        CHECK(swaps.load() > 0);
+        CHECK_FALSE(escaped);
+    }
 }
 
 TEST_CASE("no allowlist: the daemon refuses, the CLI trusts its user") {
@@ -81,6 +218,14 @@ TEST_CASE("space: at most the limit, and the free space less 10%") {
     CHECK(short_of_space.error().code == ErrorCode::invalid_argument);
     CHECK(short_of_space.error().message.find("100 MiB free") != std::string::npos);
     CHECK(statvfs_free_space(tree.root()).value_or(0) > 0);
+    // An opened directory is measured by its descriptor (fstatvfs) or the policy's function.
+    auto opened = open_storage_directory(policy, std::filesystem::canonical(tree.root()));
+    REQUIRE(opened.ok());
+    CHECK(check_space(policy, *opened, 90 << 20).ok());
+    CHECK_FALSE(check_space(policy, *opened, 91 << 20).ok());
+    policy.free_space = nullptr;
+    CHECK(check_space(policy, *opened, 1).ok());
+    CHECK_FALSE(check_space(policy, *opened, uint64_t{1} << 49).ok());
 }
 
 TEST_CASE("test files: O_EXCL, removed with their owner, stale ones swept") {

@@ -1,0 +1,30 @@
+// An open directory that a run works in: every file below it is created, opened and removed
+// relative to its descriptor, so renaming or replacing the path afterwards changes nothing.
+#pragma once
+
+#include <string>
+
+#include "core/result.hpp"
+
+namespace hostprobe::probes {
+
+class DirectoryHandle {
+  public:
+    // Opens an operator's path (an allowlist entry at start, a private parent) O_NOFOLLOW.
+    static Result<DirectoryHandle> open(const std::string& path);
+    // Takes ownership of an open directory descriptor; `path` is what reports name it.
+    static DirectoryHandle adopt(int fd, std::string path) { return {fd, std::move(path)}; }
+    DirectoryHandle(DirectoryHandle&& other) noexcept;
+    DirectoryHandle& operator=(DirectoryHandle&&) = delete;
+    DirectoryHandle(const DirectoryHandle&) = delete;
+    ~DirectoryHandle();
+    int fd() const { return fd_; }
+    const std::string& path() const { return path_; }
+
+  private:
+    DirectoryHandle(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
+    int fd_;
+    std::string path_;
+};
+
+}  // namespace hostprobe::probes

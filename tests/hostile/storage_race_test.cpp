@@ -1,0 +1,166 @@
+// Issue 14, item 5: a writer inside an allowed --disk-dir swaps a subdirectory for a symlink to
+// a directory outside, as fast as it can, while disk and files runs start there. No test file
+// may ever appear outside (watched with inotify, so a file made and removed again is seen),
+// and every run either works inside or is refused.
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "support/daemon.hpp"
+#include "support/temp_tree.hpp"
+
+using namespace hostprobe::testing;
+using namespace std::chrono_literals;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Names created in the watched directories since the watch began.
+class CreationWatch {
+  public:
+    explicit CreationWatch(const std::vector<std::string>& directories)
+        : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {
+        REQUIRE(fd_ >= 0);
+        for (const auto& directory : directories)
+            REQUIRE(::inotify_add_watch(fd_, directory.c_str(), IN_CREATE | IN_MOVED_TO) >= 0);
+    }
+    ~CreationWatch() { ::close(fd_); }
+    CreationWatch(const CreationWatch&) = delete;
+    CreationWatch& operator=(const CreationWatch&) = delete;
+
+    std::vector<std::string> created() {
+        alignas(inotify_event) char buffer[16384];
+        for (;;) {
+            const ssize_t length = ::read(fd_, buffer, sizeof buffer);
+            if (length <= 0) break;
+            for (ssize_t at = 0; at < length;) {
+                const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+                if (event->len > 0) names_.emplace_back(event->name);
+                if (event->mask & IN_Q_OVERFLOW) names_.emplace_back("(inotify queue overflow)");
+                at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+            }
+        }
+        return names_;
+    }
+
+  private:
+    int fd_;
+    std::vector<std::string> names_;
+};
+
+// Exchanges `a` and `b` (a directory and a symlink) atomically until stopped.
+class Swapper {
+  public:
+    Swapper(std::string a, std::string b)
+        : a_(std::move(a)), b_(std::move(b)), thread_([this] { loop(); }) {}
+    ~Swapper() { stop(); }
+    void stop() {
+        done_ = true;
+        if (thread_.joinable()) thread_.join();
+    }
+    int swaps() const { return swaps_; }
+
+  private:
+    void loop() {
+        while (!done_) {
+            if (::renameat2(AT_FDCWD, a_.c_str(), AT_FDCWD, b_.c_str(), RENAME_EXCHANGE) == 0)
+                swaps_.fetch_add(1);
+        }
+    }
+    std::string a_, b_;
+    std::atomic<bool> done_{false};
+    std::atomic<int> swaps_{0};
+    std::thread thread_;
+};
+
+std::string join_names(const std::vector<std::string>& names) {
+    std::string joined;
+    for (const auto& name : names)
+        joined += (joined.empty() ? "" : ", ") + name;
+    return joined;
+}
+
+json run_body(int index, const std::string& directory) {
+    if (index % 2 == 0) {
+        return {{"probe", "disk"},
+                {"params",
+                 {{"directory", directory},
+                  {"size", "1m"},
+                  {"bs", "4k"},
+                  {"rw", "randwrite"},
+                  {"time_based", false},
+                  {"direct", false}}}};
+    }
+    return {{"probe", "files"}, {"params", {{"directory", directory}, {"files", 20}}}};
+}
+
+}  // namespace
+
+TEST_CASE("a subdirectory swapped for a symlink out while runs start: nothing written outside") {
+    TempTree allowed_tree, outside;
+    allowed_tree.mkdir("sub/deep");
+    outside.mkdir("deep");
+    const std::string allowed = fs::canonical(allowed_tree.root()).string();
+    fs::create_directory_symlink(outside.root(), allowed + "/link");
+    Daemon daemon({"--disk-dir", allowed, "--max-runs-per-minute", "0"});
+    auto client = daemon.client();
+    CreationWatch watch({outside.root(), outside.root() + "/deep"});
+
+    Swapper swapper(allowed + "/sub", allowed + "/link");
+    int succeeded = 0, refused_up_front = 0, refused_at_start = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 90s;
+    constexpr int kRuns = 60;
+    int index = 0;
+    for (; index < kRuns && std::chrono::steady_clock::now() < deadline; ++index) {
+        // Both the subdirectory itself and one below it: the old check followed the middle one.
+        const std::string directory = allowed + (index % 4 < 2 ? "/sub/deep" : "/sub");
+        const json body = run_body(index, directory);
+        INFO(index << ": " << body.dump());
+        auto answer = client.Post("/v1/runs?wait=60", body.dump(), "application/json");
+        REQUIRE(answer);
+        INFO(answer->body);
+        const json reply = json::parse(answer->body);
+        if (answer->status >= 400 && answer->status < 500) {
+            CHECK(answer->status == 403);
+            CHECK(reply["error"].get<std::string>().find("is a symlink") != std::string::npos);
+            ++refused_up_front;
+        } else {
+            REQUIRE(answer->status == 200);
+            if (reply["state"] == "succeeded") {
+                CHECK(reply["result"]["directory"] == directory);
+                ++succeeded;
+            } else {
+                // Queued while sub was the directory, refused when the run opened it.
+                CHECK(reply["state"] == "failed");
+                CHECK(reply["error"].get<std::string>().find("is a symlink") != std::string::npos);
+                ++refused_at_start;
+            }
+        }
+        const auto created = watch.created();
+        REQUIRE_MESSAGE(created.empty(), "created outside: " << join_names(created));
+    }
+    swapper.stop();
+    MESSAGE(index << " runs: " << succeeded << " succeeded inside, " << refused_up_front
+                  << " refused with 403, " << refused_at_start << " refused when starting; "
+                  << swapper.swaps() << " swaps");
+    CHECK(swapper.swaps() > 0);
+    CHECK(succeeded + refused_up_front + refused_at_start == index);
+    // The race ran both ways: with two opens a run, a quarter of them finds the directory twice.
+    CHECK(succeeded > 0);
+    CHECK(watch.created().empty());
+    for (const auto& entry : fs::recursive_directory_iterator(outside.root()))
+        CHECK_MESSAGE(entry.path().filename() == "deep", "left outside: " << entry.path());
+    // And inside, every test file was removed again.
+    for (const auto& entry : fs::recursive_directory_iterator(allowed)) {
+        CHECK_MESSAGE(entry.path().filename().string().rfind(".hostprobe-", 0) != 0,
+                      "left inside: " << entry.path());
+    }
+}
