@@ -32,7 +32,7 @@ SignalMeaning signal_meaning(int signal_number, SignalContext context);
 std::string signal_name(int signal_number);
 
 struct SignalHandlers {
-    std::function<void(int)> shut_down;  // a signal that means shut down (each time one comes)
+    std::function<void(int)> shut_down;  // required: each signal that means shut down
     std::function<void(int)> ignored;    // any other signal of the set; may be empty
     std::function<void()> child_ended;   // SIGCHLD; may be empty, and then it is not collected
 };

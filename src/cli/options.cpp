@@ -65,9 +65,9 @@ Result<std::string> parse_bearer_token(std::string_view text, const std::string&
     if (token.empty()) {
         return make_error(ErrorCode::invalid_argument,
                           where +
-                              " is empty or only whitespace, which would leave POST and "
-                              "DELETE without a token; give the token, or no " +
-                              where + " at all");
+                              " is empty or only whitespace: that would turn authentication "
+                              "off; give the token, or leave " +
+                              where + " out");
     }
     for (const char c : token) {
         const auto byte = static_cast<unsigned char>(c);
