@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <csignal>
 #include <memory>
 
 #include "api/host_api.hpp"
@@ -200,19 +199,22 @@ int run_serve(const ServeConfig& config, Logger& log) {
                 log.info("reaped orphaned processes", {{"count", std::to_string(reaped)}});
         };
     }
-    SignalWatcher signals(
-        [&](int signal_number) {
-            log.info("shutting down",
-                     {{"signal", signal_number == SIGTERM ? "SIGTERM" : "SIGINT"}});
-            // ECS allows 30 s before SIGKILL, our promise is 2 s: requests get 1 s to finish.
-            const auto requests_deadline = std::chrono::steady_clock::now() + kShutdownGrace;
-            server.stop();
-            scheduler.stop();
-            runner.shutdown();
-            if (const size_t ended = server.drain(requests_deadline); ended > 0)
-                log.info("ended open connections", {{"count", std::to_string(ended)}});
-        },
-        reap);
+    SignalHandlers signal_handlers;
+    signal_handlers.shut_down = [&](int signal_number) {
+        log.info("shutting down", {{"signal", signal_name(signal_number)}});
+        // ECS allows 30 s before SIGKILL, our promise is 2 s: requests get 1 s to finish.
+        const auto requests_deadline = std::chrono::steady_clock::now() + kShutdownGrace;
+        server.stop();
+        scheduler.stop();
+        runner.shutdown();
+        if (const size_t ended = server.drain(requests_deadline); ended > 0)
+            log.info("ended open connections", {{"count", std::to_string(ended)}});
+    };
+    signal_handlers.ignored = [&](int signal_number) {
+        log.info("signal ignored", {{"signal", signal_name(signal_number)}});
+    };
+    signal_handlers.child_ended = reap;
+    SignalWatcher signals(SignalContext::daemon, std::move(signal_handlers));
 
     // Well under a millisecond every 2 s (idle: about 10 us) keeps RSS near its idle size
     // within seconds of a burst.

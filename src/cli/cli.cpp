@@ -292,12 +292,13 @@ Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
                               "--token-file: cannot read " + options.get("token-file"));
         std::stringstream text;
         text << in.rdbuf();
-        policy.token = std::string(trim(text.str()));
-        if (policy.token.empty())
-            return make_error(ErrorCode::invalid_argument,
-                              "--token-file: " + options.get("token-file") + " is empty");
+        auto token = parse_bearer_token(text.str(), "--token-file " + options.get("token-file"));
+        if (!token) return token.error();
+        policy.token = *token;
     } else if (options.has("token")) {
-        policy.token = std::string(trim(options.get("token")));
+        auto token = parse_bearer_token(options.get("token"), "HOSTPROBE_TOKEN");
+        if (!token) return token.error();
+        policy.token = *token;
     }
     auto peers = http::parse_cidr_list(options.get("trusted-peers"));
     if (!peers)

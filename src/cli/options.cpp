@@ -60,6 +60,27 @@ Result<bool> parse_switch_value(const std::string& text) {
                       "expected a boolean (true/false, 1/0, yes/no), got '" + text + "'");
 }
 
+Result<std::string> parse_bearer_token(std::string_view text, const std::string& where) {
+    const std::string_view token = trim(text);
+    if (token.empty()) {
+        return make_error(ErrorCode::invalid_argument,
+                          where +
+                              " is empty or only whitespace: that would turn authentication "
+                              "off; give the token, or leave " +
+                              where + " out");
+    }
+    for (const char c : token) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7F) {
+            return make_error(ErrorCode::invalid_argument,
+                              where +
+                                  " holds a control character (a line break, a tab, a NUL) "
+                                  "inside the token; no client could send it");
+        }
+    }
+    return std::string(token);
+}
+
 OptionParser::OptionParser(std::string command, std::string summary, std::vector<OptionSpec> specs)
     : command_(std::move(command)), summary_(std::move(summary)), specs_(std::move(specs)) {}
 

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -68,5 +69,12 @@ class OptionParser {
 
 // Switch values from the environment: 1/true/yes/on and 0/false/no/off.
 Result<bool> parse_switch_value(const std::string& text);
+
+// The bearer token from HOSTPROBE_TOKEN or from a --token-file's content; `where` names the
+// source in errors. Whitespace around it (a file's newline) is dropped. A token that is only
+// whitespace is refused, wherever it comes from: taken as "no token" it would turn
+// authentication off without a word. So is one with a control character (a second line, a
+// NUL), which no client could send in a header.
+Result<std::string> parse_bearer_token(std::string_view text, const std::string& where);
 
 }  // namespace hostprobe::cli

@@ -36,7 +36,8 @@ std::string usage(const runs::ProbeRegistry& registry) {
         "Runs a probe in the foreground and prints its report (or, with --json, the run as\n"
         "GET /v1/runs/{id} shows it). Lists are comma separated: --block-sizes 16,8192.\n"
         "Flags may also be spelt with the JSON names' underscores (--block_sizes).\n"
-        "Ctrl-C cancels and prints the partial result.\n\n"
+        "Ctrl-C, SIGTERM, SIGHUP or SIGQUIT cancels and prints the partial result; other\n"
+        "signals are ignored.\n\n"
         "Options (each also read from its environment variable):\n"
         "  --json                       print the run as JSON\n"
         "                               env HOSTPROBE_JSON\n"
@@ -143,8 +144,15 @@ int run_probe_command(const std::vector<std::string>& args, const EnvironmentLoo
     }
 
     // The watcher only raises a flag; the loop below turns it into a cancel within 200 ms.
+    // Ctrl-C, SIGTERM, a hangup of the terminal and the like cancel; the rest are noted.
     std::atomic<bool> interrupted{false};
-    app::SignalWatcher signals([&](int) { interrupted = true; });
+    app::SignalHandlers signal_handlers;
+    signal_handlers.shut_down = [&](int) { interrupted = true; };
+    signal_handlers.ignored = [](int signal_number) {
+        std::fprintf(stderr, "hostprobe run: %s ignored\n",
+                     app::signal_name(signal_number).c_str());
+    };
+    app::SignalWatcher signals(app::SignalContext::foreground, std::move(signal_handlers));
 
     const host::HostState host_state(host::collect_host_facts(root));
     runs::Runner runner(runs::RunnerOptions{1, 1, 1}, registry,

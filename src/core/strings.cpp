@@ -163,35 +163,40 @@ std::string format_fixed(double value, int decimals) {
     return buffer;
 }
 
+namespace {
+
+// fio's units (its default kb_base=1024): a bare number or "b" is bytes; k, m, g, t and p, each
+// also spelt with "b" or "ib" after it, are powers of 1024. Case does not matter.
+std::optional<unsigned> byte_size_shift(std::string_view unit) {
+    if (unit.empty() || unit == "b") return 0u;
+    const std::string_view prefixes = "kmgtp";
+    const size_t prefix = prefixes.find(unit.front());
+    if (prefix == std::string_view::npos) return std::nullopt;
+    unit.remove_prefix(1);
+    if (!unit.empty() && unit != "b" && unit != "ib") return std::nullopt;
+    return static_cast<unsigned>(10 * (prefix + 1));
+}
+
+}  // namespace
+
 Result<uint64_t> parse_byte_size(std::string_view text) {
-    std::string value = to_lower(trim(text));
-    for (const char* suffix : {"ib", "b"}) {
-        const std::string_view ending(suffix);
-        if (value.size() > ending.size() &&
-            std::string_view(value).substr(value.size() - ending.size()) == ending &&
-            !std::isdigit(static_cast<unsigned char>(value[value.size() - ending.size() - 1]))) {
-            value.resize(value.size() - ending.size());
-            break;
-        }
-    }
-    unsigned shift = 0;
-    if (!value.empty()) {
-        switch (value.back()) {
-            case 'k': shift = 10; break;
-            case 'm': shift = 20; break;
-            case 'g': shift = 30; break;
-            case 't': shift = 40; break;
-            default: break;
-        }
-        if (shift != 0) value.pop_back();
-    }
-    auto number = parse_uint64(value);
-    if (!number || *number > (UINT64_MAX >> shift)) {
+    const std::string value = to_lower(trim(text));
+    size_t unit_start = value.size();
+    while (unit_start > 0 && std::isalpha(static_cast<unsigned char>(value[unit_start - 1])))
+        --unit_start;
+    const std::string_view digits = std::string_view(value).substr(0, unit_start);
+    const auto shift = byte_size_shift(std::string_view(value).substr(unit_start));
+    auto number = parse_uint64(digits);
+    if (!shift || !number) {
         return make_error(
             ErrorCode::invalid_argument,
-            "'" + std::string(text) + "' is not a size such as 4096, 16k, 256m or 1g");
+            "'" + std::string(text) + "' is not a size such as 512b, 4096, 16k, 256m or 1g");
     }
-    return *number << shift;
+    if (*number > (UINT64_MAX >> *shift)) {
+        return make_error(ErrorCode::invalid_argument,
+                          "'" + std::string(text) + "' is out of range (at most 2^64-1 bytes)");
+    }
+    return *number << *shift;
 }
 
 std::string format_byte_size(uint64_t bytes) {

@@ -32,7 +32,8 @@ Result<double> parse_double(std::string_view text);
 // printf's "%.*f": format_fixed(2.5, 2) == "2.50".
 std::string format_fixed(double value, int decimals);
 
-// fio-style sizes: "512", "16k", "256m", "1g", "2t" (powers of 1024; "16KiB" and "16kb" too).
+// fio-style sizes: "512", "512b", "16k", "256m", "1g", "2t", "1p" (powers of 1024, as fio's
+// default kb_base; "16kb", "16KiB" and "16K" too).
 Result<uint64_t> parse_byte_size(std::string_view text);
 // The shortest fio-style spelling of a size: 16384 -> "16k", 1000 -> "1000".
 std::string format_byte_size(uint64_t bytes);

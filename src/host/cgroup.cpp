@@ -1,5 +1,7 @@
 #include "host/cgroup.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "core/strings.hpp"
@@ -225,6 +227,24 @@ Result<uint64_t> stat_value(std::string_view text, std::string_view key) {
     return make_error(ErrorCode::not_found, "cpu.stat has no " + std::string(key));
 }
 
+// A cpu.max field, a positive integer. Digits too many for 64 bits are out of range, which
+// says more than "not a positive integer".
+Result<int64_t> cpu_max_field(std::string_view field, const std::string& what,
+                              const std::string& expected, const std::string& whole) {
+    auto value = parse_int64(field);
+    if (value && *value > 0) return value;
+    const bool all_digits = std::all_of(field.begin(), field.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+    if (!value && all_digits) {
+        return make_error(ErrorCode::parse_error, "cpu.max " + what + " " + std::string(field) +
+                                                      " is out of range (at most 2^63-1): '" +
+                                                      whole + "'");
+    }
+    return make_error(ErrorCode::parse_error,
+                      "cpu.max " + what + " is " + expected + ": '" + whole + "'");
+}
+
 }  // namespace
 
 Result<QuotaSetting> parse_cfs_quota(std::string_view quota_text, std::string_view period_text) {
@@ -254,29 +274,21 @@ Result<QuotaSetting> parse_cfs_quota(std::string_view quota_text, std::string_vi
 
 Result<QuotaSetting> parse_cpu_max(std::string_view text) {
     const auto fields = split_whitespace(text);
+    const std::string whole(trim(text));
     if (fields.empty() || fields.size() > 2) {
-        return make_error(
-            ErrorCode::parse_error,
-            "cpu.max should be '<quota|max> <period>', got '" + std::string(trim(text)) + "'");
+        return make_error(ErrorCode::parse_error,
+                          "cpu.max should be '<quota|max> <period>', got '" + whole + "'");
     }
     // The kernel always writes the period; a bare quota means the default 100 ms period.
     QuotaSetting setting{std::nullopt, 100000};
     if (fields.size() == 2) {
-        auto period = parse_int64(fields[1]);
-        if (!period || *period <= 0) {
-            return make_error(
-                ErrorCode::parse_error,
-                "cpu.max period is not a positive integer: '" + std::string(trim(text)) + "'");
-        }
+        auto period = cpu_max_field(fields[1], "period", "not a positive integer", whole);
+        if (!period) return period.error();
         setting.period_us = *period;
     }
     if (fields[0] == "max") return setting;
-    auto quota = parse_int64(fields[0]);
-    if (!quota || *quota <= 0) {
-        return make_error(ErrorCode::parse_error,
-                          "cpu.max quota is neither 'max' nor a positive integer: '" +
-                              std::string(trim(text)) + "'");
-    }
+    auto quota = cpu_max_field(fields[0], "quota", "neither 'max' nor a positive integer", whole);
+    if (!quota) return quota.error();
     setting.quota_us = *quota;
     return setting;
 }

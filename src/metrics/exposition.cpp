@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "core/utf8.hpp"
+
 namespace hostprobe::metrics {
 
 void Exposition::add(std::shared_ptr<prometheus::Collectable> collectable) {
@@ -26,6 +28,11 @@ std::string Exposition::render() const {
     std::string text = std::move(out).str();
     for (const auto& source : sources_)
         source->append_to(text);
+    // Label values and help come from the host, ECS metadata and paths, and Prometheus refuses
+    // the whole page for one byte that is not UTF-8. Every byte >= 0x80 the repair touches lies
+    // inside a label value or a help text (names are ASCII, escapes too), so repairing the page
+    // repairs each of them, whichever collector or text source wrote it.
+    if (!is_valid_utf8(text)) text = valid_utf8(text);
     return text;
 }
 

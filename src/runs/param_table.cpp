@@ -1,8 +1,8 @@
 #include "runs/param_table.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 #include "core/strings.hpp"
 
@@ -16,10 +16,12 @@ Error invalid(const std::string& message) {
     return make_error(ErrorCode::invalid_argument, message);
 }
 
+// The shortest text that reads back as the same double: a value just below a limit never
+// prints as the limit ("is 0.1; it must be from 0.1").
 std::string number_text(double value) {
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.15g", value);
-    return buffer;
+    const auto [end, error] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return error == std::errc() ? std::string(buffer, end) : std::string("?");
 }
 
 std::string range_text(const ParamSpec& spec) {
@@ -215,6 +217,8 @@ Result<json> ParamTable::normalize(const json& input) const {
     if (!input.is_object()) return invalid("params must be a JSON object");
     for (const auto& [name, value] : input.items()) {
         if (find(name) == nullptr) {
+            if (specs_.empty())
+                return invalid("unknown parameter '" + name + "'; this probe takes no parameters");
             std::vector<std::string> names;
             for (const auto& spec : specs_)
                 names.push_back(spec.name);

@@ -32,11 +32,15 @@ class ChildProcess {
             // survives exec; checked after, in case the parent was gone already.
             (void)::prctl(PR_SET_PDEATHSIG, SIGKILL);
             if (::getppid() != parent) ::_exit(1);
-            // The agent's threads block SIGTERM and SIGINT for its signal watcher; a child
-            // starts with nothing blocked, as any process would.
+            // The agent's threads block the signals its signal watcher collects, and
+            // cpp-httplib ignores SIGPIPE (which exec would keep): a child starts with nothing
+            // blocked and SIGPIPE at its default, as any process would.
             sigset_t none;
             sigemptyset(&none);
             (void)::sigprocmask(SIG_SETMASK, &none, nullptr);
+            struct sigaction default_action {};
+            default_action.sa_handler = SIG_DFL;
+            (void)::sigaction(SIGPIPE, &default_action, nullptr);
             if (own_group) (void)::setpgid(0, 0);
             ::_exit(body());
         }

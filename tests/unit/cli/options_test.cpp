@@ -91,3 +91,24 @@ TEST_CASE("an empty environment variable sets an option whose empty value means 
     REQUIRE(unset.ok());
     CHECK(unset->get("system-shell") == "/bin/sh");
 }
+
+TEST_CASE("a bearer token that is only whitespace is refused, from a file or the environment") {
+    CHECK(*parse_bearer_token("  correct-horse-battery\n", "--token-file t") ==
+          "correct-horse-battery");
+    for (const std::string blank : {"", " ", "\n", " \t\r\n "}) {
+        for (const std::string where : {"HOSTPROBE_TOKEN", "--token-file /run/secrets/token"}) {
+            auto token = parse_bearer_token(blank, where);
+            REQUIRE_FALSE(token.ok());
+            CHECK(token.error().message.find(where + " is empty or only whitespace") == 0);
+        }
+    }
+}
+
+TEST_CASE("a bearer token with a control character inside is refused") {
+    for (const std::string& bad : {std::string("first\nsecond"), std::string("a\tb"),
+                                   std::string("nul\0byte", 8), std::string("del\x7f")}) {
+        auto token = parse_bearer_token(bad, "HOSTPROBE_TOKEN");
+        REQUIRE_FALSE(token.ok());
+        CHECK(token.error().message.find("control character") != std::string::npos);
+    }
+}

@@ -148,3 +148,25 @@ TEST_CASE("/proc/self/mountinfo lines") {
     REQUIRE(escaped.entries.size() == 1);
     CHECK(escaped.entries[0].mount_point == "/mnt/with space");
 }
+
+TEST_CASE("a cpu.max quota or period too large for 64 bits is reported as out of range") {
+    // It was "neither 'max' nor a positive integer", which it is.
+    const auto quota = parse_cpu_max("99999999999999999999 100000\n");
+    REQUIRE_FALSE(quota.ok());
+    CHECK(quota.error().message ==
+          "cpu.max quota 99999999999999999999 is out of range (at most 2^63-1): "
+          "'99999999999999999999 100000'");
+    const auto period = parse_cpu_max("max 99999999999999999999");
+    REQUIRE_FALSE(period.ok());
+    CHECK(period.error().message.find("cpu.max period 99999999999999999999 is out of range") == 0);
+    // What is not a positive number keeps saying so.
+    CHECK(parse_cpu_max("-5 100000").error().message ==
+          "cpu.max quota is neither 'max' nor a positive integer: '-5 100000'");
+    CHECK(parse_cpu_max("0 100000").error().message.find("nor a positive integer") !=
+          std::string::npos);
+    CHECK(parse_cpu_max("lots 100000").error().message.find("nor a positive integer") !=
+          std::string::npos);
+    CHECK(parse_cpu_max("max 0").error().message ==
+          "cpu.max period is not a positive integer: 'max 0'");
+    CHECK(*parse_cpu_max("9223372036854775807 100000")->quota_us == INT64_MAX);
+}

@@ -270,3 +270,17 @@ TEST_CASE("sizes like fio's") {
     CHECK(format_byte_size(1000) == "1000");
     CHECK(format_byte_size(uint64_t{4} << 30) == "4g");
 }
+
+TEST_CASE("sizes: 512b like 4kb, and a size too large for 64 bits is out of range") {
+    CHECK(*parse_byte_size("512b") == 512u);
+    CHECK(*parse_byte_size("4kb") == 4096u);
+    CHECK(*parse_byte_size("2T") == uint64_t{2} << 40);
+    CHECK(*parse_byte_size("1p") == uint64_t{1} << 50);
+    CHECK(*parse_byte_size("16383p") == uint64_t{16383} << 50);
+    const auto huge = parse_byte_size("16384p");
+    REQUIRE_FALSE(huge.ok());
+    CHECK(huge.error().message.find("out of range") != std::string::npos);
+    const auto unknown = parse_byte_size("4q");
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(unknown.error().message.find("512b") != std::string::npos);
+}

@@ -125,3 +125,68 @@ TEST_CASE("\"auto\" or an integer list: either form, from JSON and from command-
     CHECK(table.describe()[0]["type"] == "\"auto\" or integer list");
     CHECK(table.describe()[0]["max_items"] == 4);
 }
+
+TEST_CASE("a value just past a limit is not printed as the limit") {
+    // %.15g printed 0.09999999999999999 as 0.1: "'seconds' is 0.1; it must be from 0.1".
+    CHECK(error_of({{"seconds", 0.09999999999999999}}) ==
+          "'seconds' is 0.09999999999999999; it must be from 0.1 to 60 s");
+    CHECK(error_of({{"seconds", 60.00000000000001}}) ==
+          "'seconds' is 60.00000000000001; it must be from 0.1 to 60 s");
+    const ParamTable table({ParamSpec{.name = "ratio",
+                                      .type = ParamType::number,
+                                      .default_value = 0.5,
+                                      .description = "ratio",
+                                      .min = 0.123456789012345678,
+                                      .max = 1}});
+    const auto below = table.normalize({{"ratio", 0.1234567890123456}});
+    REQUIRE_FALSE(below.ok());
+    CHECK(below.error().message ==
+          "'ratio' is 0.1234567890123456; it must be from 0.12345678901234568 to 1");
+    // Back from the text, the limit in the message is the limit itself.
+    CHECK(table.normalize({{"ratio", 0.12345678901234568}}).ok());
+}
+
+TEST_CASE("a probe without parameters says so when given one") {
+    const ParamTable none;
+    const auto given = none.normalize({{"verbose", true}});
+    REQUIRE_FALSE(given.ok());
+    CHECK(given.error().message == "unknown parameter 'verbose'; this probe takes no parameters");
+    const auto from_text = none.normalize_text({{"verbose", "1"}});
+    REQUIRE_FALSE(from_text.ok());
+    CHECK(from_text.error().message ==
+          "unknown parameter 'verbose'; this probe takes no parameters");
+}
+
+TEST_CASE("sizes: every fio unit spelling, bytes too") {
+    const ParamTable table({ParamSpec{.name = "bs",
+                                      .type = ParamType::byte_size,
+                                      .default_value = "4k",
+                                      .description = "block size",
+                                      .min = 512,
+                                      .max = 16 << 20}});
+    for (const auto& [text, bytes] :
+         std::vector<std::pair<std::string, int64_t>>{{"512", 512},
+                                                      {"512b", 512},
+                                                      {"512B", 512},
+                                                      {"4k", 4096},
+                                                      {"4kb", 4096},
+                                                      {"4KiB", 4096},
+                                                      {"4K", 4096},
+                                                      {"1m", 1 << 20},
+                                                      {"1mb", 1 << 20},
+                                                      {"1MiB", 1 << 20},
+                                                      {"16m", 16 << 20}}) {
+        CAPTURE(text);
+        const auto normalized = table.normalize({{"bs", text}});
+        REQUIRE(normalized.ok());
+        CHECK((*normalized)["bs"] == bytes);
+    }
+    for (const std::string& bad :
+         std::vector<std::string>{"4kk", "4bk", "k", "4x", "4ki", "-4k", "4.5k", "b"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(table.normalize({{"bs", bad}}).ok());
+    }
+    const auto too_small = table.normalize({{"bs", "511b"}});
+    REQUIRE_FALSE(too_small.ok());
+    CHECK(too_small.error().message == "'bs' is 511; it must be from 512 to 16m");
+}
