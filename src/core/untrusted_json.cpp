@@ -49,10 +49,10 @@ std::optional<size_t> first_too_deep(std::string_view text, size_t max_depth) {
     return std::nullopt;
 }
 
-// A number of 60,000 digits is quoted by its start.
-std::string shortened(const std::string& token) {
-    constexpr size_t kShown = 40;
-    return token.size() <= kShown ? token : token.substr(0, kShown) + "...";
+// A number of 60,000 digits, or a megabyte of unterminated string that nlohmann quotes as the
+// last token read, is quoted by its start: messages go into answers and logs.
+std::string shortened(std::string_view text, size_t shown) {
+    return text.size() <= shown ? std::string(text) : std::string(text.substr(0, shown)) + "...";
 }
 
 // nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
@@ -65,7 +65,7 @@ std::string reason_of(const nlohmann::detail::exception& error) {
         if (const size_t colon = text.find(": "); colon != std::string_view::npos)
             text.remove_prefix(colon + 2);
     }
-    return std::string(text);
+    return shortened(text, 200);
 }
 
 // nlohmann's SAX events into a tree, counting values; the first parse error is kept as an
@@ -107,7 +107,7 @@ class BoundedTreeBuilder {
             const size_t first =
                 position >= last_token.size() ? position - last_token.size() + 1 : 1;
             return fail("number out of range " + location(text_, first) + ": " +
-                        shortened(last_token));
+                        shortened(last_token, 40));
         }
         return fail("malformed JSON " + location(text_, position) + ": " + reason_of(error));
     }

@@ -123,3 +123,10 @@ TEST_CASE("checked reads: a wrong type or a number out of range is nullopt, not 
     CHECK_THROWS_AS((void)integer_or_throw<size_t>(document["negative"]), std::out_of_range);
     CHECK(integer_or_throw<size_t>(document["count"]) == 3u);
 }
+
+TEST_CASE("messages stay short whatever the text quotes") {
+    // nlohmann quotes the last token read: here a megabyte of unterminated string.
+    const std::string message = error_of("[\"" + std::string(1 << 20, 'x'), {.max_bytes = 2 << 20});
+    CHECK(message.rfind("malformed JSON at byte", 0) == 0);
+    CHECK(message.size() < 300);
+}
