@@ -4,13 +4,20 @@
 
 #include <cmath>
 
+#include "core/json_reads.hpp"
 #include "core/strings.hpp"
+#include "core/untrusted_json.hpp"
 
 namespace hostprobe::api {
 
 namespace {
 
 using nlohmann::json;
+
+// The HTTP server has already bounded the body by --max-body-bytes (at most 16 MiB); a run
+// request is a few dozen values three levels deep.
+const JsonLimits kRunRequestLimits{
+    .max_bytes = 16 << 20, .max_depth = kMaxJsonDepth, .max_values = 10'000};
 
 std::string location(const runs::Run& run) {
     return "/v1/runs/" + run.id;
@@ -22,7 +29,6 @@ http::Reply run_reply(const runs::Run& run, int status) {
     return reply;
 }
 
-// {"runs": [...]} printed as json_text would print it, from each run's own text.
 // {"runs": [...]} printed as json_text would print it, from each run's own text.
 std::string runs_list_text(const std::vector<runs::Run>& listed) {
     if (listed.empty()) return "{\n  \"runs\": []\n}";
@@ -168,28 +174,23 @@ Result<RunRequest> parse_run_request(const std::string& content_type, const std:
             ErrorCode::unsupported_type,
             "the body must be JSON (Content-Type: application/json), not '" + content_type + "'");
     }
-    json document;
-    try {
-        document = json::parse(body);
-    } catch (const json::parse_error& error) {
-        return make_error(ErrorCode::invalid_argument, "malformed JSON at byte " +
-                                                           std::to_string(error.byte) + ": " +
-                                                           std::string(error.what()));
-    }
-    if (!document.is_object())
+    auto document = parse_untrusted_json(body, kRunRequestLimits);
+    if (!document) return document.error();
+    if (!document->is_object())
         return make_error(ErrorCode::invalid_argument, "the body must be a JSON object");
-    for (const auto& [key, value] : document.items()) {
+    for (const auto& [key, value] : document->items()) {
         if (key != "probe" && key != "params") {
             return make_error(
                 ErrorCode::invalid_argument,
                 "unknown field '" + key + "'; a run is {\"probe\": ..., \"params\": {...}}");
         }
     }
-    if (!document.contains("probe") || !document["probe"].is_string()) {
+    const json* probe = find_member(*document, "probe");
+    if (probe == nullptr || !probe->is_string()) {
         return make_error(ErrorCode::invalid_argument, "\"probe\" (a string) is required");
     }
-    RunRequest request{document["probe"].get<std::string>(),
-                       document.value("params", json::object())};
+    const json* params = find_member(*document, "params");
+    RunRequest request{probe->get<std::string>(), params ? *params : json::object()};
     if (!request.params.is_object())
         return make_error(ErrorCode::invalid_argument, "\"params\" must be an object");
     return request;

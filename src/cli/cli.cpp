@@ -14,6 +14,7 @@
 #include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
+#include "core/untrusted_json.hpp"
 #include "host/host_facts.hpp"
 #include "probes/registry.hpp"
 #include "report/host_json.hpp"
@@ -194,30 +195,40 @@ Result<probes::StoragePolicy> storage_policy(const ParsedOptions& options) {
     return policy;
 }
 
+// Params for a few probes are a few hundred bytes three levels deep; these limits leave room.
+const JsonLimits kParamsLimits{
+    .max_bytes = 1 << 20, .max_depth = kMaxJsonDepth, .max_values = 100'000};
+
 // {"cipher": {...}, "cpu": {}}: a JSON object of objects. `origin` names it in errors.
 Result<nlohmann::json> parse_params(const std::string& text, const std::string& origin) {
-    try {
-        nlohmann::json params = nlohmann::json::parse(text);
-        if (!params.is_object())
-            return make_error(ErrorCode::invalid_argument, origin + " must hold a JSON object");
-        for (const auto& [probe, value] : params.items()) {
-            if (!value.is_object()) {
-                return make_error(ErrorCode::invalid_argument,
-                                  origin + ": the params of '" + probe + "' must be an object");
-            }
+    auto params = parse_untrusted_json(text, kParamsLimits);
+    if (!params)
+        return make_error(ErrorCode::invalid_argument, origin + ": " + params.error().message);
+    if (!params->is_object())
+        return make_error(ErrorCode::invalid_argument, origin + " must hold a JSON object");
+    for (const auto& [probe, value] : params->items()) {
+        if (!value.is_object()) {
+            return make_error(ErrorCode::invalid_argument,
+                              origin + ": the params of '" + probe + "' must be an object");
         }
-        return params;
-    } catch (const nlohmann::json::parse_error& error) {
-        return make_error(ErrorCode::invalid_argument, origin + ": " + error.what());
     }
+    return params;
 }
 
+// At most one byte past the limit is read, so that a huge file (or /dev/zero) is refused
+// without being read whole.
 Result<nlohmann::json> read_params_file(const std::string& path) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_params(text.str(), path);
+    std::string text(kParamsLimits.max_bytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad()) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (text.size() > kParamsLimits.max_bytes)
+        return make_error(
+            ErrorCode::invalid_argument,
+            path + " is larger than " + std::to_string(kParamsLimits.max_bytes) + " bytes");
+    return parse_params(text, path);
 }
 
 // --max-body-bytes, --max-header-bytes, --request-timeout, --max-connections,

@@ -17,7 +17,28 @@ void MetadataFetcher::start() {
     thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
 }
 
+// An exception escaping this thread would end the whole daemon (std::terminate): whatever the
+// endpoint sends, or the callback does with it, becomes at worst a warning.
 void MetadataFetcher::run(std::stop_token stop) {
+    try {
+        fetch(stop);
+    } catch (const std::exception& error) {
+        report(stop, make_error(ErrorCode::internal,
+                                std::string("reading the task metadata failed: ") + error.what()));
+    } catch (...) {
+        report(stop, make_error(ErrorCode::internal, "reading the task metadata failed"));
+    }
+}
+
+void MetadataFetcher::report(const std::stop_token& stop, const Result<TaskMetadata>& result) {
+    if (stop.stop_requested()) return;
+    try {
+        done_(result);
+    } catch (...) {  // NOLINT(bugprone-empty-catch): nothing is left to tell, and no one to tell
+    }
+}
+
+void MetadataFetcher::fetch(const std::stop_token& stop) {
     Result<TaskMetadata> result = make_error(ErrorCode::unavailable, "not tried");
     for (int attempt = 0; attempt < attempts_ && !stop.stop_requested(); ++attempt) {
         if (attempt > 0) {
@@ -33,7 +54,7 @@ void MetadataFetcher::run(std::stop_token stop) {
             break;
         }
     }
-    if (!stop.stop_requested()) done_(result);
+    report(stop, result);
 }
 
 }  // namespace hostprobe::ecs

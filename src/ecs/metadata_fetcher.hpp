@@ -23,7 +23,9 @@ class MetadataFetcher {
     void start();
 
   private:
-    void run(std::stop_token stop);
+    void run(std::stop_token stop);  // never throws
+    void fetch(const std::stop_token& stop);
+    void report(const std::stop_token& stop, const Result<TaskMetadata>& result);
 
     std::string base_uri_;
     Done done_;

@@ -3,11 +3,14 @@
 #include <httplib.h>
 
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <thread>
 
+#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/time_format.hpp"
+#include "core/untrusted_json.hpp"
 #include "http/url.hpp"
 
 namespace hostprobe::ecs {
@@ -17,14 +20,11 @@ namespace {
 using nlohmann::json;
 
 std::string text_field(const json& document, const char* key) {
-    auto it = document.find(key);
-    return it != document.end() && it->is_string() ? it->get<std::string>() : std::string();
+    return string_member(document, key).value_or("");
 }
 
 std::optional<double> number_field(const json& document, const char* key) {
-    auto it = document.find(key);
-    if (it == document.end() || !it->is_number()) return std::nullopt;
-    return it->get<double>();
+    return number_member(document, key);
 }
 
 std::optional<double> span(const json& document, const char* from, const char* to) {
@@ -32,6 +32,23 @@ std::optional<double> span(const json& document, const char* from, const char* t
     auto end = parse_rfc3339(text_field(document, to));
     if (!start || !end || *end < *start) return std::nullopt;
     return *end - *start;
+}
+
+// The limits of the task, or of our container.
+const json& limits_of(const json& document) {
+    static const json none = json::object();
+    const json* limits = find_member(document, "Limits");
+    return limits != nullptr ? *limits : none;
+}
+
+// A limit ECS could have set: a larger or smaller one is a damaged document, and converting it
+// (to a CFS quota in microseconds, to bytes) would overflow.
+Status check_limit(const char* what, double value, double low, double high) {
+    if (value >= low && value <= high) return Ok{};
+    char text[64];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return make_error(ErrorCode::parse_error, std::string("the task metadata's ") + what + " is " +
+                                                  text + ", not a value ECS sets");
 }
 
 const json* find_our_container(const json& task, const json& container) {
@@ -46,12 +63,29 @@ const json* find_our_container(const json& task, const json& container) {
     return container.is_object() ? &container : nullptr;
 }
 
+// Real documents are a few KiB; with every field of dozens of containers, well under this.
+constexpr size_t kMaxDocumentBytes = 1 << 20;
+const JsonLimits kDocumentLimits{
+    .max_bytes = kMaxDocumentBytes, .max_depth = kMaxJsonDepth, .max_values = 100'000};
+
 Result<json> get_json(const http::HttpUrl& url) {
     httplib::Client client(url.origin());
     client.set_connection_timeout(1, 0);
     client.set_read_timeout(1, 0);
     client.set_write_timeout(1, 0);
-    auto response = client.Get(url.path);
+    std::string body;
+    bool too_large = false;
+    auto response = client.Get(
+        url.path, [](const httplib::Response&) { return true; },
+        [&](const char* data, size_t length) {
+            too_large = body.size() + length > kMaxDocumentBytes;
+            if (!too_large) body.append(data, length);
+            return !too_large;
+        });
+    if (too_large) {
+        return make_error(ErrorCode::parse_error, url.path + ": the document is larger than " +
+                                                      std::to_string(kMaxDocumentBytes) + " bytes");
+    }
     if (!response) {
         return make_error(ErrorCode::unavailable,
                           url.path + ": " + httplib::to_string(response.error()));
@@ -60,11 +94,10 @@ Result<json> get_json(const http::HttpUrl& url) {
         return make_error(ErrorCode::unavailable,
                           url.path + ": HTTP " + std::to_string(response->status));
     }
-    try {
-        return json::parse(response->body);
-    } catch (const json::parse_error& error) {
-        return make_error(ErrorCode::parse_error, url.path + ": malformed JSON: " + error.what());
-    }
+    auto document = parse_untrusted_json(body, kDocumentLimits);
+    if (!document)
+        return make_error(ErrorCode::parse_error, url.path + ": " + document.error().message);
+    return document;
 }
 
 }  // namespace
@@ -88,22 +121,29 @@ Result<TaskMetadata> parse_task_metadata(const json& task, const json& container
     }
     // Fargate gives task limits in vCPUs (a float) and MiB; EC2 often has none, and then our
     // container's limits in CPU units (1024 per core) and MiB stand in.
-    const json limits = task.value("Limits", json::object());
-    if (auto cpu = number_field(limits, "CPU"); cpu && *cpu > 0) {
+    const json& task_limits = limits_of(task);
+    const json& our_limits = ours != nullptr ? limits_of(*ours) : limits_of(json());
+    if (auto cpu = number_field(task_limits, "CPU"); cpu && *cpu > 0) {
         metadata.cpu_limit_cores = *cpu;
         metadata.cpu_limit_source = "task";
-    } else if (ours != nullptr) {
-        if (auto units = number_field(ours->value("Limits", json::object()), "CPU");
-            units && *units > 0) {
-            metadata.cpu_limit_cores = *units / 1024;
-            metadata.cpu_limit_source = "container";
-        }
+    } else if (auto units = number_field(our_limits, "CPU"); units && *units > 0) {
+        metadata.cpu_limit_cores = *units / 1024;
+        metadata.cpu_limit_source = "container";
     }
-    auto memory = number_field(limits, "Memory");
-    if ((!memory || *memory <= 0) && ours != nullptr)
-        memory = number_field(ours->value("Limits", json::object()), "Memory");
-    if (memory && *memory > 0)
+    if (metadata.cpu_limit_cores) {
+        if (auto checked = check_limit("CPU limit (cores)", *metadata.cpu_limit_cores,
+                                       kMinCpuLimitCores, kMaxCpuLimitCores);
+            !checked)
+            return checked.error();
+    }
+    auto memory = number_field(task_limits, "Memory");
+    if (!memory || *memory <= 0) memory = number_field(our_limits, "Memory");
+    if (memory && *memory > 0) {
+        if (auto checked = check_limit("memory limit (MiB)", *memory, 1, kMaxMemoryLimitMib);
+            !checked)
+            return checked.error();
         metadata.memory_limit_bytes = static_cast<uint64_t>(*memory) * 1024 * 1024;
+    }
     return metadata;
 }
 

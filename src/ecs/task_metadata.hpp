@@ -12,6 +12,12 @@
 
 namespace hostprobe::ecs {
 
+// The limits ECS can set: one CPU unit (1/1024 core) up to more cores than any instance has,
+// and up to a PiB. A document outside them is refused as damaged.
+inline constexpr double kMinCpuLimitCores = 1.0 / 1024;
+inline constexpr double kMaxCpuLimitCores = 4096;
+inline constexpr double kMaxMemoryLimitMib = 1024.0 * 1024 * 1024;
+
 struct TaskMetadata {
     std::string cluster;
     std::string task_arn;
@@ -36,7 +42,8 @@ Result<TaskMetadata> parse_task_metadata(const nlohmann::json& task,
 nlohmann::json to_json(const TaskMetadata& metadata);
 
 // Fetches both documents: a 1 s timeout per request, `attempts` tries with a short backoff.
-// Errors say what failed (unreachable, HTTP status, malformed JSON).
+// Errors say what failed (unreachable, HTTP status, malformed JSON, a document over 1 MiB or
+// nested deeper than kMaxJsonDepth, a number out of range); none throws.
 Result<TaskMetadata> fetch_task_metadata(const std::string& base_uri, int attempts = 3);
 
 }  // namespace hostprobe::ecs

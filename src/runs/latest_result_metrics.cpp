@@ -8,6 +8,23 @@
 
 namespace hostprobe::runs {
 
+namespace {
+
+// A result restored from the journal may lack what the probe's gauges read: then the probe has
+// no result gauges (nothing, rather than a failed scrape), until its next run succeeds.
+std::string serialized(const Probe& probe, const Run& run) {
+    try {
+        std::ostringstream text;
+        prometheus::TextSerializer().Serialize(
+            text, probe.result_metrics(run.result.get(), unix_seconds(*run.finished_at)));
+        return std::move(text).str();
+    } catch (const std::exception&) {
+        return std::string();
+    }
+}
+
+}  // namespace
+
 LatestResultMetrics::LatestResultMetrics(const Runner& runner, const ProbeRegistry& registry)
     : runner_(runner), registry_(registry) {}
 
@@ -30,10 +47,7 @@ std::shared_ptr<const std::string> LatestResultMetrics::rendered(const Probe& pr
     // Rendered outside the lock; two scrapes racing here render the same text twice.
     const auto run = runner_.get(run_id);
     if (!run || !run->finished_at) return nullptr;  // gone from the history meanwhile
-    std::ostringstream serialized;
-    prometheus::TextSerializer().Serialize(
-        serialized, probe.result_metrics(run->result.get(), unix_seconds(*run->finished_at)));
-    auto text = std::make_shared<const std::string>(std::move(serialized).str());
+    auto text = std::make_shared<const std::string>(serialized(probe, *run));
     std::lock_guard<std::mutex> lock(mutex_);
     by_probe_[probe.name()] = Rendered{run_id, text};
     return text;

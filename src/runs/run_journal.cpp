@@ -4,14 +4,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 
+#include "core/json_reads.hpp"
 #include "core/json_text.hpp"
 #include "core/time_format.hpp"
+#include "core/untrusted_json.hpp"
 
 namespace hostprobe::runs {
 
@@ -26,11 +30,15 @@ Error io_error(const std::string& what) {
 }
 
 Result<WallClock::time_point> time_field(const json& record, const char* key) {
-    auto value = record.find(key);
-    if (value == record.end() || !value->is_string())
-        return make_error(ErrorCode::parse_error, std::string("no ") + key);
-    auto seconds = parse_rfc3339(value->get<std::string>());
+    const auto text = string_member(record, key);
+    if (!text) return make_error(ErrorCode::parse_error, std::string("no ") + key);
+    auto seconds = parse_rfc3339(*text);
     if (!seconds) return seconds.error();
+    // A time the clock cannot hold (the year 9999 is 2.5e20 ns) would convert with undefined
+    // behaviour.
+    const double limit = std::chrono::duration<double>(WallClock::duration::max()).count() / 2;
+    if (!(std::fabs(*seconds) < limit))
+        return make_error(ErrorCode::parse_error, std::string(key) + " is out of range");
     return WallClock::time_point(
         std::chrono::duration_cast<WallClock::duration>(std::chrono::duration<double>(*seconds)));
 }
@@ -44,6 +52,15 @@ std::string event_line(const char* event, const Run& run) {
     json record = to_json(run);
     record["text_report"] = run.text_report;
     return json_text(json{{"event", event}, {"run", record}}) + "\n";
+}
+
+// The newline aside, as read_line counts.
+Status fits_a_line(const std::string& line) {
+    if (line.size() <= kMaxJournalLineBytes + 1) return Ok{};
+    return make_error(ErrorCode::too_large, "the run's record is " + std::to_string(line.size()) +
+                                                " bytes, more than a journal line may hold (" +
+                                                std::to_string(kMaxJournalLineBytes) +
+                                                "); not recorded");
 }
 
 Status write_all(int fd, const std::string& text) {
@@ -65,37 +82,125 @@ Status sync_directory(const std::string& directory) {
     return synced == 0 ? Status(Ok{}) : Status(io_error("fsync " + directory));
 }
 
-// Replays the lines: the last "finished" record of each run wins; a "started" one without
-// a finish becomes an interrupted failure.
-void replay_lines(std::istream& in, size_t keep, JournalReplay& replay,
-                  std::deque<std::string>& finished_lines) {
-    std::map<std::string, Run> started;
-    std::vector<std::pair<std::string, Run>> finished;  // file order
-    std::string line;
-    size_t number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (line.empty()) continue;
-        const json record = json::parse(line, nullptr, false);
-        auto run = record.is_object() && record.contains("run")
-                       ? run_from_json(record["run"])
-                       : Result<Run>(make_error(ErrorCode::parse_error, "not a run record"));
-        const std::string event = record.is_object() ? record.value("event", "") : "";
-        if (record.is_discarded() || !run || (event != "started" && event != "finished")) {
-            replay.warnings.push_back("line " + std::to_string(number) +
-                                      " of the run journal is torn or malformed; skipped");
-            continue;
-        }
-        if (event == "started") {
-            started[run->id] = *run;
+enum class LineRead { line, too_long, end };
+
+// One line without its '\n', at most `max` bytes: a longer one is read to its end but not
+// kept, so that no line of the file, however long, is held in memory.
+LineRead read_line(std::streambuf& in, std::string& line, size_t max) {
+    line.clear();
+    bool too_long = false;
+    bool any = false;
+    for (int c = in.sbumpc(); c != std::char_traits<char>::eof(); c = in.sbumpc()) {
+        if (c == '\n') return too_long ? LineRead::too_long : LineRead::line;
+        any = true;
+        if (line.size() < max) {
+            line.push_back(static_cast<char>(c));
         } else {
-            started.erase(run->id);
-            finished.emplace_back(line, *run);
+            too_long = true;
         }
     }
+    if (too_long) return LineRead::too_long;
+    return any ? LineRead::line : LineRead::end;
+}
+
+// A files run's record, the largest, holds about 15,000 values.
+const JsonLimits kLineLimits{
+    .max_bytes = kMaxJournalLineBytes, .max_depth = kMaxJsonDepth, .max_values = 100'000};
+
+struct Record {
+    std::string event;  // "started" or "finished"
+    Run run;
+};
+
+Result<Record> parse_record(const std::string& line) {
+    auto record = parse_untrusted_json(line, kLineLimits);
+    if (!record) return record.error();
+    std::string event = string_member(*record, "event").value_or("");
+    if (event != "started" && event != "finished")
+        return make_error(ErrorCode::parse_error, "the event is neither started nor finished");
+    const json* fields = find_member(*record, "run");
+    if (fields == nullptr) return make_error(ErrorCode::parse_error, "no run");
+    auto run = run_from_json(*fields);
+    if (!run) return run.error();
+    return Record{std::move(event), std::move(run).value()};
+}
+
+// Warnings for the first few skipped lines, then one that counts the rest.
+class SkippedLines {
+  public:
+    explicit SkippedLines(std::vector<std::string>& warnings) : warnings_(warnings) {}
+    void add(size_t number, const std::string& why) {
+        if (++count_ <= kMaxReplayWarnings)
+            warnings_.push_back("line " + std::to_string(number) + " of the run journal " + why);
+    }
+    void finish() {
+        if (count_ > kMaxReplayWarnings)
+            warnings_.push_back(std::to_string(count_ - kMaxReplayWarnings) +
+                                " more lines of the run journal were skipped");
+    }
+
+  private:
+    std::vector<std::string>& warnings_;
+    size_t count_ = 0;
+};
+
+using FinishedRuns = std::vector<std::pair<std::string, Run>>;  // line, run
+
+void sort_by_creation(FinishedRuns& finished) {
     std::stable_sort(finished.begin(), finished.end(), [](const auto& a, const auto& b) {
         return a.second.created_at < b.second.created_at;
     });
+}
+
+// Keeps the newest `keep` once twice as many are held: the same runs survive as when every
+// line is sorted at the end, and a file of a million lines needs no more memory than `keep`.
+void bound_finished(FinishedRuns& finished, size_t keep) {
+    if (finished.size() < 2 * keep + 2) return;
+    sort_by_creation(finished);
+    finished.erase(finished.begin(), finished.end() - static_cast<std::ptrdiff_t>(keep));
+}
+
+// Runs still running when the process died are at most a queue and the workers; more than
+// this many are a damaged file, and the oldest ids go first.
+constexpr size_t kMaxInterrupted = 2048;
+
+// Replays the lines: the last "finished" record of each run wins; a "started" one without
+// a finish becomes an interrupted failure.
+void replay_lines(std::streambuf& in, size_t keep, JournalReplay& replay,
+                  std::deque<std::string>& finished_lines) {
+    std::map<std::string, Run> started;
+    FinishedRuns finished;  // file order, then by creation
+    SkippedLines skipped(replay.warnings);
+    std::string line;
+    size_t number = 0;
+    for (LineRead read; (read = read_line(in, line, kMaxJournalLineBytes)) != LineRead::end;) {
+        ++number;
+        if (read == LineRead::too_long) {
+            skipped.add(number, "is longer than " + std::to_string(kMaxJournalLineBytes) +
+                                    " bytes; skipped");
+            continue;
+        }
+        if (line.empty()) continue;
+        auto record = parse_record(line);
+        if (!record) {
+            skipped.add(number, "is torn or malformed; skipped: " + record.error().message);
+            continue;
+        }
+        Run& run = record->run;
+        if (record->event == "started") {
+            // A started run has no result yet; an interrupted one will not get one.
+            run.result = core::SharedJson();
+            run.text_report.clear();
+            started[run.id] = std::move(run);
+            if (started.size() > kMaxInterrupted + keep) started.erase(started.begin());
+        } else {
+            started.erase(run.id);
+            finished.emplace_back(line, std::move(run));
+            bound_finished(finished, keep);
+        }
+    }
+    skipped.finish();
+    sort_by_creation(finished);
     // Interrupted runs ended at this restart, after everything in the file: they go last, so
     // that the history keeps them however many newer runs finished while they ran.
     for (auto& [id, run] : started) {
@@ -114,29 +219,64 @@ void replay_lines(std::istream& in, size_t keep, JournalReplay& replay,
     }
 }
 
+// A string field of at most `max` bytes; absent or null is empty.
+Result<std::string> bounded_string(const json& record, const char* key, size_t max) {
+    const json* value = find_member(record, key);
+    if (value == nullptr || value->is_null()) return std::string();
+    if (!value->is_string())
+        return make_error(ErrorCode::parse_error, std::string(key) + " is not a string");
+    std::string text = value->get<std::string>();
+    if (text.size() > max)
+        return make_error(ErrorCode::parse_error,
+                          std::string(key) + " is longer than " + std::to_string(max) + " bytes");
+    return text;
+}
+
 }  // namespace
 
 Result<Run> run_from_json(const json& record) {
     if (!record.is_object()) return make_error(ErrorCode::parse_error, "not an object");
     Run run;
-    run.id = record.value("id", "");
-    run.probe = record.value("probe", "");
+    for (auto [key, target] : {std::pair{"id", &run.id}, std::pair{"probe", &run.probe},
+                               std::pair{"trigger", &run.trigger}}) {
+        auto text = bounded_string(record, key, kMaxRestoredNameBytes);
+        if (!text) return text.error();
+        *target = std::move(text).value();
+    }
     if (run.id.empty() || run.probe.empty())
         return make_error(ErrorCode::parse_error, "a run needs an id and a probe");
-    run.params = record.value("params", json::object());
-    run.trigger = record.value("trigger", "");
-    auto state = parse_run_state(record.value("state", ""));
+    run.params = json::object();
+    if (const json* params = find_member(record, "params"); params != nullptr) {
+        if (!params->is_object())
+            return make_error(ErrorCode::parse_error, "params is not an object");
+        if (json_text(*params).size() > kMaxRestoredParamsBytes)
+            return make_error(
+                ErrorCode::parse_error,
+                "params are longer than " + std::to_string(kMaxRestoredParamsBytes) + " bytes");
+        run.params = *params;
+    }
+    auto state = parse_run_state(string_member(record, "state").value_or(""));
     if (!state) return state.error();
     run.state = *state;
-    run.progress = record.value("progress", 0.0);
+    run.progress = std::clamp(number_member(record, "progress").value_or(0.0), 0.0, 1.0);
     auto created = time_field(record, "created_at");
     if (!created) return created.error();
     run.created_at = *created;
     run.started_at = optional_time(record, "started_at");
     run.finished_at = optional_time(record, "finished_at");
-    if (record.contains("error") && record["error"].is_string()) run.error = record["error"];
-    run.result = record.value("result", json(nullptr));
-    run.text_report = record.value("text_report", "");
+    auto error = bounded_string(record, "error", kMaxJournalLineBytes);
+    if (!error) return error.error();
+    run.error = std::move(error).value();
+    if (const json* result = find_member(record, "result"); result != nullptr) {
+        run.result = core::SharedJson(*result);
+        if (run.result.pretty_text().size() > kMaxRestoredResultBytes)
+            return make_error(ErrorCode::parse_error, "the result prints in more than " +
+                                                          std::to_string(kMaxRestoredResultBytes) +
+                                                          " bytes");
+    }
+    auto report = bounded_string(record, "text_report", kMaxJournalLineBytes);
+    if (!report) return report.error();
+    run.text_report = std::move(report).value();
     return run;
 }
 
@@ -149,8 +289,8 @@ Result<std::unique_ptr<RunJournal>> RunJournal::open(const std::string& director
                                                    ": " + error.message());
     std::deque<std::string> finished_lines;
     {
-        std::ifstream in(directory + "/" + kFileName);
-        replay_lines(in, keep, replay, finished_lines);
+        std::ifstream in(directory + "/" + kFileName, std::ios::binary);
+        replay_lines(*in.rdbuf(), keep, replay, finished_lines);
     }
     std::unique_ptr<RunJournal> journal(new RunJournal(directory, keep, std::move(finished_lines)));
     std::lock_guard lock(journal->mutex_);
@@ -170,6 +310,7 @@ RunJournal::~RunJournal() {
 
 Status RunJournal::record_started(const Run& run) {
     const std::string line = event_line("started", run);
+    if (auto fits = fits_a_line(line); !fits) return fits;
     std::lock_guard lock(mutex_);
     running_lines_[run.id] = line;
     return append(line);
@@ -177,6 +318,11 @@ Status RunJournal::record_started(const Run& run) {
 
 Status RunJournal::record_finished(const Run& run) {
     const std::string line = event_line("finished", run);
+    if (auto fits = fits_a_line(line); !fits) {
+        std::lock_guard lock(mutex_);
+        running_lines_.erase(run.id);
+        return fits;
+    }
     std::lock_guard lock(mutex_);
     running_lines_.erase(run.id);
     finished_lines_.push_back(line);

@@ -15,6 +15,17 @@
 
 namespace hostprobe::runs {
 
+// What the journal reads back, whatever the file holds. Lines longer than this are skipped: the
+// largest record a probe writes (a files run whose four latency histograms fill every bucket)
+// is about 150 KB. A restored run brings back at most its result printed in this many bytes
+// (what GET /v1/runs serves of it) and params of a few KiB, so that start-up memory and the
+// listing stay within a few MiB per run of --history-size.
+inline constexpr size_t kMaxJournalLineBytes = 1 << 20;
+inline constexpr size_t kMaxRestoredResultBytes = 1 << 20;  // pretty-printed, as served
+inline constexpr size_t kMaxRestoredParamsBytes = 4 * 1024;
+inline constexpr size_t kMaxRestoredNameBytes = 64;  // id, probe, trigger
+inline constexpr size_t kMaxReplayWarnings = 20;     // then one line counts the rest
+
 struct JournalReplay {
     std::vector<Run> finished;          // oldest first, at most `keep`
     std::vector<std::string> warnings;  // lines that were skipped, and why
@@ -24,13 +35,16 @@ struct JournalReplay {
 class RunJournal {
   public:
     // Creates DIR when needed, replays DIR/runs.jsonl, then rewrites it with the newest `keep`
-    // runs. A torn or malformed line is skipped with a warning, never fatal.
+    // runs. A torn, malformed, too long or too deep line is skipped with a warning naming its
+    // number, never fatal.
     static Result<std::unique_ptr<RunJournal>> open(const std::string& directory, size_t keep,
                                                     JournalReplay& replay);
     ~RunJournal();
     RunJournal(const RunJournal&) = delete;
     RunJournal& operator=(const RunJournal&) = delete;
 
+    // A record longer than kMaxJournalLineBytes is not written (an error says so): it would
+    // only be skipped at the next start.
     Status record_started(const Run& run);
     Status record_finished(const Run& run);
     const std::string& path() const { return path_; }
@@ -52,7 +66,8 @@ class RunJournal {
     size_t lines_in_file_ = 0;
 };
 
-// A run record as to_json writes it (plus "text_report"), back into a Run.
+// A run record as to_json writes it (plus "text_report"), back into a Run. Every field is read
+// with its type and range checked, and the restored run is bounded as above.
 Result<Run> run_from_json(const nlohmann::json& record);
 
 }  // namespace hostprobe::runs

@@ -1,11 +1,12 @@
 // ECS task metadata v4: the task document, optionally followed by a line "----" and the
-// container document, as MetadataFetcher receives them. What parses is applied to a real
+// container document, as MetadataFetcher receives them and parses them (parse_untrusted_json). What parses is applied to a real
 // machine's facts as HostState::set_ecs does (CPU budget from the task limit, task cost) and
 // rendered as GET /v1/host would.
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/json_text.hpp"
+#include "core/untrusted_json.hpp"
 #include "ecs/task_metadata.hpp"
 #include "fuzz_support.hpp"
 #include "host/host_facts.hpp"
@@ -22,15 +23,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         host::collect_host_facts(SysRoot(fuzz::fixtures_dir() + "/sysroots/fargate-e5-2686v4"));
 
     const auto [task_text, container_text] = fuzz::split_at_line(fuzz::as_text(data, size), "----");
-    const json task = json::parse(task_text, nullptr, /*allow_exceptions=*/false);
-    if (task.is_discarded()) return 0;
-    json container = json::parse(container_text, nullptr, /*allow_exceptions=*/false);
-    if (container.is_discarded()) container = nullptr;  // the fetcher passes null when it failed
+    // Parsed as the fetcher parses them.
+    const auto task = parse_untrusted_json(task_text);
+    if (!task) return 0;
+    auto parsed_container = parse_untrusted_json(container_text);
+    // The fetcher passes null when the container document failed.
+    const json container = parsed_container ? std::move(parsed_container).value() : json(nullptr);
 
-    auto metadata = ecs::parse_task_metadata(task, container);
+    auto metadata = ecs::parse_task_metadata(*task, container);
     if (!metadata) return 0;
-    FUZZ_CHECK(!metadata->task_arn.empty(), task.dump());
-    if (metadata->cpu_limit_cores) FUZZ_CHECK(*metadata->cpu_limit_cores > 0, task.dump());
+    const std::string input(task_text);
+    FUZZ_CHECK(!metadata->task_arn.empty(), input);
+    // Within what ECS can set, so that with_ecs's quota and the byte count convert exactly.
+    if (metadata->cpu_limit_cores) {
+        FUZZ_CHECK(*metadata->cpu_limit_cores >= ecs::kMinCpuLimitCores &&
+                       *metadata->cpu_limit_cores <= ecs::kMaxCpuLimitCores,
+                   input);
+    }
     (void)json_text(ecs::to_json(*metadata));
 
     const host::HostFacts facts = host::with_ecs(machine, *metadata);

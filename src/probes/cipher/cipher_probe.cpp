@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "host/cgroup.hpp"
 #include "host/proc_stat.hpp"
@@ -328,17 +329,18 @@ std::vector<prometheus::MetricFamily> CipherProbe::result_metrics(
                        "Cipher throughput of the last completed cipher run; clock=wall is what the "
                        "task gets, clock=cpu what "
                        "openssl speed prints without -elapsed.");
-    for (const auto& m : result["measurements"]) {
+    // at() and integer_or_throw: a result restored from the journal may have any shape.
+    for (const auto& m : result.at("measurements")) {
         const metrics::Labels labels = {
-            {"cipher", m["cipher"].get<std::string>()},
-            {"block_bytes", std::to_string(m["block_bytes"].get<size_t>())},
-            {"threads", std::to_string(m["threads"].get<size_t>())}};
+            {"cipher", m.at("cipher").get<std::string>()},
+            {"block_bytes", std::to_string(integer_or_throw<size_t>(m.at("block_bytes")))},
+            {"threads", std::to_string(integer_or_throw<size_t>(m.at("threads")))}};
         metrics::Labels wall = labels;
         wall.emplace_back("clock", "wall");
-        throughput.add(m["bytes_per_second"].get<double>(), wall);
+        throughput.add(m.at("bytes_per_second").get<double>(), wall);
         metrics::Labels cpu = labels;
         cpu.emplace_back("clock", "cpu");
-        throughput.add(m["cpu_bytes_per_second"].get<double>(), cpu);
+        throughput.add(m.at("cpu_bytes_per_second").get<double>(), cpu);
     }
     metrics::append(out, std::move(throughput));
     metrics::append(out, metrics::gauge("hostprobe_cipher_last_run_timestamp_seconds",

@@ -5,6 +5,7 @@
 #include <future>
 #include <thread>
 
+#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/disk/fio_json.hpp"
@@ -324,21 +325,24 @@ std::vector<prometheus::MetricFamily> DiskProbe::result_metrics(const json& resu
     metrics::FamilyBuilder latency =
         metrics::summary("hostprobe_disk_latency_seconds",
                          "Completion latency quantiles of the last completed disk run.");
-    const json& options = result["job_options"];
-    const RwPattern rw = parse_rw(options["rw"]).value_or(RwPattern::randread);
+    // at() and integer_or_throw: a result restored from the journal may have any shape.
+    const json& options = result.at("job_options");
+    const std::string rw_text = options.at("rw").get<std::string>();
+    const RwPattern rw = parse_rw(rw_text).value_or(RwPattern::randread);
     for (const char* direction : {"read", "write"}) {
         const bool used = std::string(direction) == "read" ? reads(rw) : writes(rw);
         if (!used) continue;
-        const json& stats = result[direction];
-        const metrics::Labels labels = {{"directory", result["directory"].get<std::string>()},
-                                        {"rw", options["rw"].get<std::string>()},
-                                        {"bs", options["bs"].get<std::string>()},
+        const json& stats = result.at(direction);
+        const metrics::Labels labels = {{"directory", result.at("directory").get<std::string>()},
+                                        {"rw", rw_text},
+                                        {"bs", options.at("bs").get<std::string>()},
                                         {"direction", direction}};
-        iops.add(stats["iops"].get<double>(), labels);
-        bandwidth.add(stats["bw_bytes"].get<double>(), labels);
-        const json& clat = stats["clat_ns"];
-        latency.add_summary(labels, clat["N"].get<uint64_t>(),
-                            clat["mean"].get<double>() * clat["N"].get<double>() / 1e9,
+        iops.add(stats.at("iops").get<double>(), labels);
+        bandwidth.add(stats.at("bw_bytes").get<double>(), labels);
+        const json& clat = stats.at("clat_ns");
+        const auto count = integer_or_throw<uint64_t>(clat.at("N"));
+        latency.add_summary(labels, count,
+                            clat.at("mean").get<double>() * static_cast<double>(count) / 1e9,
                             exported_quantiles(clat));
     }
     std::vector<prometheus::MetricFamily> out;

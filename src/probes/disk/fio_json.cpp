@@ -43,7 +43,7 @@ std::vector<std::pair<double, double>> exported_quantiles(const nlohmann::json& 
     std::vector<std::pair<double, double>> quantiles;
     for (double quantile : {0.5, 0.9, 0.99, 0.999}) {
         quantiles.emplace_back(
-            quantile, clat["percentile"][percentile_key(quantile * 100)].get<double>() / 1e9);
+            quantile, clat.at("percentile").at(percentile_key(quantile * 100)).get<double>() / 1e9);
     }
     return quantiles;
 }

@@ -9,6 +9,7 @@
 #include <future>
 #include <thread>
 
+#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/common/start_gate.hpp"
@@ -239,12 +240,14 @@ std::vector<prometheus::MetricFamily> FilesProbe::result_metrics(const json& res
     metrics::FamilyBuilder rate =
         metrics::gauge("hostprobe_files_ops_per_second",
                        "Small-file operations per second, last completed files run.");
-    const std::string directory = result["directory"];
-    for (const auto& [name, op] : result["ops"].items()) {
-        rate.add(op["ops_per_second"].get<double>(), {{"directory", directory}, {"op", name}});
-        const json& lat = op["lat_ns"];
-        latency.add_summary({{"directory", directory}, {"op", name}}, lat["N"].get<uint64_t>(),
-                            lat["mean"].get<double>() * lat["N"].get<double>() / 1e9,
+    // at() and integer_or_throw: a result restored from the journal may have any shape.
+    const std::string directory = result.at("directory").get<std::string>();
+    for (const auto& [name, op] : result.at("ops").items()) {
+        rate.add(op.at("ops_per_second").get<double>(), {{"directory", directory}, {"op", name}});
+        const json& lat = op.at("lat_ns");
+        const auto count = integer_or_throw<uint64_t>(lat.at("N"));
+        latency.add_summary({{"directory", directory}, {"op", name}}, count,
+                            lat.at("mean").get<double>() * static_cast<double>(count) / 1e9,
                             exported_quantiles(lat));
     }
     std::vector<prometheus::MetricFamily> out;

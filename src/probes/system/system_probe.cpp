@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/system/dhrystone.hpp"
@@ -258,17 +259,19 @@ std::vector<prometheus::MetricFamily> SystemProbe::result_metrics(
     metrics::FamilyBuilder indexes = metrics::gauge(
         "hostprobe_system_index",
         "Index of each test of the last completed system run (UnixBench's baseline = 10).");
-    for (const auto& test : result["tests"]) {
-        const std::string name = test["name"];
-        const std::string copies = std::to_string(test["copies"].get<size_t>());
-        values.add(test["value"].get<double>(),
-                   {{"test", name}, {"copies", copies}, {"unit", test["unit"]}});
-        indexes.add(test["index"].get<double>(), {{"test", name}, {"copies", copies}});
+    // at() and integer_or_throw: a result restored from the journal may have any shape.
+    for (const auto& test : result.at("tests")) {
+        const std::string name = test.at("name").get<std::string>();
+        const std::string copies = std::to_string(integer_or_throw<size_t>(test.at("copies")));
+        values.add(
+            test.at("value").get<double>(),
+            {{"test", name}, {"copies", copies}, {"unit", test.at("unit").get<std::string>()}});
+        indexes.add(test.at("index").get<double>(), {{"test", name}, {"copies", copies}});
     }
     metrics::FamilyBuilder scores = metrics::gauge(
         "hostprobe_system_index_score",
         "System Benchmarks Index Score (geometric mean of the indexes) per copy count.");
-    for (const auto& [copies, score] : result["index"].items()) {
+    for (const auto& [copies, score] : result.at("index").items()) {
         if (score.is_number()) scores.add(score.get<double>(), {{"copies", copies}});
     }
     std::vector<prometheus::MetricFamily> out;

@@ -209,3 +209,35 @@ TEST_CASE("GET /v1/runs prints the same JSON, byte for byte, as a pretty dump of
     CHECK(listed["runs"][0]["result"]["value"] == 4);
     CHECK(body == json_text(listed, 2) + "\n");
 }
+
+TEST_CASE("numbers out of range and deep nesting in a body are 400 with a message, not 500") {
+    Api api;
+    auto error_of = [&](const std::string& body) {
+        const http::Reply reply = api.send("POST", "/v1/runs", body);
+        CHECK(reply.status == 400);
+        return json::parse(reply.body)["error"].get<std::string>();
+    };
+    CHECK(error_of(R"({"probe": "measure", "params": {"value": 1e400}})") ==
+          "number out of range at byte 42: 1e400");
+    CHECK(error_of(R"({"probe": "measure", "extra": -1e400})") ==
+          "number out of range at byte 31: -1e400");
+    const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+    CHECK(error_of(R"({"probe": "measure", "params": {"value": )" + deep + "}}") ==
+          "JSON nested deeper than 32 levels at byte 72");
+    CHECK(error_of(deep).rfind("JSON nested deeper than 32 levels", 0) == 0);
+    // Values that parse but cannot be the parameter's type are the table's to refuse.
+    CHECK(error_of(R"({"probe": "measure", "params": {"value": 1e300}})") ==
+          "'value' is 1e+300; it must be from 0 to 100");
+    CHECK(error_of(R"({"probe": "measure", "params": {"value": [[[1]]]}})").find("'value'") !=
+          std::string::npos);
+}
+
+TEST_CASE("parse_run_request never throws, whatever the body") {
+    for (const std::string& body :
+         {std::string(R"({"probe": 1e400})"), std::string(R"({"probe": "x", "params": 1e400})"),
+          std::string(1 << 20, '{'), std::string(R"({"probe": "x", "params": null})"),
+          std::string(R"({"probe": ["x"]})"), std::string("\"\\ud800\"")}) {
+        CHECK_NOTHROW((void)api::parse_run_request("application/json", body));
+        CHECK_FALSE(api::parse_run_request("application/json", body).ok());
+    }
+}

@@ -159,3 +159,91 @@ TEST_CASE(
     state.set_ecs(ec2);
     CHECK(state.snapshot()->cpu_budget.workers == 2);
 }
+
+namespace {
+
+const std::string kFargateTask = R"({"TaskARN": "arn:aws:ecs:us-east-1:1:task/c/abc",
+    "LaunchType": "FARGATE", "Limits": {"CPU": CPU, "Memory": MEMORY}})";
+
+std::string fargate_task(const std::string& cpu, const std::string& memory = "512") {
+    std::string text = kFargateTask;
+    text.replace(text.find("CPU,"), 3, cpu);
+    text.replace(text.find("MEMORY"), 6, memory);
+    return text;
+}
+
+Result<TaskMetadata> fetched(const std::string& task, const std::string& container = "{}") {
+    FakeEcsEndpoint endpoint(task, container);
+    return fetch_task_metadata(endpoint.uri(), 1);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a document with a number beyond a double, or nested too deep, is an error, not an abort") {
+    REQUIRE(fetched(fargate_task("0.25")).ok());
+    auto overflow = fetched(fargate_task("1e400"));
+    REQUIRE_FALSE(overflow.ok());
+    CHECK(overflow.error().code == ErrorCode::parse_error);
+    CHECK(overflow.error().message.find("/v4/abc/task: number out of range at byte") == 0);
+    CHECK(overflow.error().message.find("1e400") != std::string::npos);
+    auto deep = fetched(fargate_task(std::string(100'000, '[') + std::string(100'000, ']')));
+    REQUIRE_FALSE(deep.ok());
+    CHECK(deep.error().message.find("nested deeper than 32 levels") != std::string::npos);
+    // The container document too.
+    auto container = fetched(fargate_task("0.25"), R"({"DockerId": 1e999})");
+    CHECK(container.ok());  // it is optional: without it the task's document stands
+    auto large = fetched(fargate_task("0.25", "512" + std::string(2 << 20, ' ')));
+    REQUIRE_FALSE(large.ok());
+    CHECK(large.error().message.find("larger than 1048576 bytes") != std::string::npos);
+}
+
+TEST_CASE("limits no task can have are refused before they overflow a conversion") {
+    // 1e300 cores became a CFS quota of 1e305 us, and 1e300 MiB a byte count: both converted
+    // to integers with undefined behaviour.
+    for (const char* cpu : {"1e300", "5000", "0.0001"}) {
+        auto refused = parse_task_metadata(json::parse(fargate_task(cpu)), json());
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().message.find("CPU limit (cores) is") != std::string::npos);
+    }
+    auto memory = parse_task_metadata(json::parse(fargate_task("0.25", "1e300")), json());
+    REQUIRE_FALSE(memory.ok());
+    CHECK(memory.error().message ==
+          "the task metadata's memory limit (MiB) is 1e+300, not a value ECS sets");
+    auto units = parse_task_metadata(
+        json::parse(R"({"TaskARN": "t", "Containers": [{"Limits": {"CPU": 1e12}}]})"), json());
+    CHECK_FALSE(units.ok());
+    // Strings where numbers belong are no limit at all, as before.
+    auto strings = parse_task_metadata(json::parse(fargate_task("\"2\"", "\"lots\"")), json());
+    REQUIRE(strings.ok());
+    CHECK_FALSE(strings->cpu_limit_cores.has_value());
+    CHECK_FALSE(strings->memory_limit_bytes.has_value());
+    auto odd = parse_task_metadata(
+        json::parse(R"({"TaskARN": "t", "Limits": 5, "Containers": 7, "Cluster": []})"), json(3));
+    REQUIRE(odd.ok());
+    CHECK(odd->cluster.empty());
+}
+
+TEST_CASE("the fetcher's thread lets no exception escape, even from its callback") {
+    FakeEcsEndpoint endpoint(fargate_task("1e400"), "{}");
+    std::mutex mutex;
+    std::condition_variable done;
+    int reports = 0;
+    std::string reason;
+    {
+        MetadataFetcher fetcher(endpoint.uri(), [&](const Result<TaskMetadata>& result) {
+            {
+                std::lock_guard<std::mutex> lock(mutex);
+                ++reports;
+                if (!result) reason = result.error().message;
+                done.notify_all();
+            }
+            throw std::runtime_error("a callback that throws");
+        });
+        fetcher.start();
+        std::unique_lock<std::mutex> lock(mutex);
+        REQUIRE(done.wait_for(lock, std::chrono::seconds(10), [&] { return reports > 0; }));
+    }  // joined: std::terminate would have ended the test binary
+    CHECK(reports == 1);
+    CHECK(reason.find("number out of range") != std::string::npos);
+}

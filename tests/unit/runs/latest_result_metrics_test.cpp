@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "probes/registry.hpp"
 #include "runs/runner.hpp"
 #include "support/fake_probe.hpp"
 #include "support/paths.hpp"
@@ -73,4 +74,53 @@ TEST_CASE("LatestResultMetrics: a result is rendered once, however often it is s
     fixture.scrape();
     fixture.scrape();
     CHECK(fixture.fake->metrics_built() == 2);
+}
+
+TEST_CASE(
+    "LatestResultMetrics: a restored result its probe cannot read gives no gauges, not a "
+    "failed scrape") {
+    Fixture fixture;
+    Run restored;
+    restored.id = "old";
+    restored.probe = "measure";
+    restored.state = RunState::succeeded;
+    restored.finished_at = WallClock::now();
+    restored.result = nlohmann::json{{"value", "not a number"}};  // from a damaged journal
+    fixture.runner->restore({restored});
+    std::string scraped;
+    CHECK_NOTHROW(scraped = fixture.scrape());
+    CHECK(scraped.empty());
+    fixture.finish_run({{"value", 4}});  // the next run's result is served as ever
+    CHECK(fixture.scrape().find("hostprobe_fake_value{probe=\"measure\"} 4") != std::string::npos);
+}
+
+TEST_CASE("every probe's result gauges refuse a result of the wrong shape by exception, not UB") {
+    probes::StoragePolicy storage;
+    const ProbeRegistry registry = probes::builtin_probes(storage);
+    // Missing keys were const operator[] (undefined behaviour); -1 and 1e300 as a size_t were
+    // undefined conversions.
+    const std::vector<nlohmann::json> damaged = {
+        nlohmann::json(nullptr),
+        nlohmann::json::object(),
+        nlohmann::json(5),
+        nlohmann::json::parse(R"({"measurements": [{}], "tests": [{}], "ops": {"x": {}},
+            "directory": "/d", "job_options": {"rw": "read", "bs": "4k"}, "read": {}})"),
+        nlohmann::json::parse(R"({"measurements": [{"cipher": "c", "block_bytes": -1,
+            "threads": 1e300}], "tests": [{"name": "t", "copies": -1, "value": 1, "unit": "u",
+            "index": 1}], "index": {}, "directory": "/d",
+            "ops": {"x": {"ops_per_second": 1, "lat_ns": {"N": 1e300, "mean": 1}}},
+            "job_options": {"rw": "read", "bs": "4k"},
+            "read": {"iops": 1, "bw_bytes": 1, "clat_ns": {"N": -5, "mean": 1}}})"),
+    };
+    for (const auto& probe : registry.probes()) {
+        for (const auto& result : damaged) {
+            CAPTURE(probe->name());
+            CAPTURE(result.dump());
+            try {
+                (void)probe->result_metrics(result, 0);
+            } catch (const std::exception&) {
+                // what LatestResultMetrics catches
+            }
+        }
+    }
 }

@@ -168,3 +168,120 @@ TEST_CASE("a state directory that cannot be made is an error, not a crash") {
     CHECK_FALSE(journal.ok());
     CHECK(journal.error().message.find("state directory") != std::string::npos);
 }
+
+namespace {
+
+// The journal line of a finished run, as record_finished writes it.
+std::string finished_line(const Run& run) {
+    nlohmann::json record = to_json(run);
+    record["text_report"] = run.text_report;
+    return nlohmann::json{{"event", "finished"}, {"run", record}}.dump() + "\n";
+}
+
+// `good` runs a1 and a2 around the `bad` lines; replays and returns what came back.
+JournalReplay replay_between_good_lines(const std::vector<std::string>& bad) {
+    TempTree state;
+    std::string text = finished_line(make_run("a1", RunState::succeeded, 1));
+    for (const auto& line : bad)
+        text += line + "\n";
+    text += finished_line(make_run("a2", RunState::succeeded, 2));
+    state.write("runs.jsonl", text);
+    JournalReplay replay;
+    auto journal = RunJournal::open(state.root(), 100, replay);
+    REQUIRE(journal.ok());
+    REQUIRE(replay.finished.size() == 2);
+    CHECK(replay.finished[0].id == "a1");
+    CHECK(replay.finished[1].id == "a2");
+    CHECK(read_file((*journal)->path()).find("bad") == std::string::npos);
+    return replay;
+}
+
+std::string bad_finished_line(const std::string& run_fields) {
+    return R"({"event": "finished", "run": {"id": "bad", "probe": "cipher", "state": "succeeded",)"
+           R"( "created_at": "2026-01-01T00:00:00Z")" +
+           run_fields + "}}";
+}
+
+}  // namespace
+
+TEST_CASE("deep lines are skipped with a warning naming the line; the others come back") {
+    // 100,000 nested arrays crashed the start (stack overflow copying the result); 15,000
+    // (30 KB) printed as a 450 MB GET /v1/runs.
+    const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+    const std::string medium = std::string(15'000, '[') + std::string(15'000, ']');
+    const JournalReplay replay =
+        replay_between_good_lines({bad_finished_line(", \"result\": " + deep),
+                                   bad_finished_line(", \"params\": {\"x\": " + medium + "}"),
+                                   "{\"event\": \"finished\", \"run\": " + deep + "}"});
+    REQUIRE(replay.warnings.size() == 3);
+    CHECK(replay.warnings[0].rfind("line 2 of the run journal is torn or malformed; skipped: JSON "
+                                   "nested deeper than 32 levels at byte ",
+                                   0) == 0);
+    CHECK(replay.warnings[1].rfind("line 3 ", 0) == 0);
+    CHECK(replay.warnings[2].rfind("line 4 ", 0) == 0);
+}
+
+TEST_CASE("values of the wrong type or out of range are skipped, never thrown") {
+    const JournalReplay replay = replay_between_good_lines({
+        bad_finished_line(R"(, "result": {"x": 1e400})"),
+        R"({"event": "finished", "run": {"id": 5, "probe": "cipher", "state": "succeeded"}})",
+        bad_finished_line(R"(, "params": [1, 2])"),
+        bad_finished_line(R"(, "error": {"text": "x"})"),
+        bad_finished_line(R"(, "text_report": 7)"),
+        bad_finished_line(R"(, "trigger": ")" + std::string(100, 't') + "\""),
+        R"({"event": "finished", "run": {"id": "bad", "probe": "cipher", "state": "succeeded",)"
+        R"( "created_at": "9999-12-31T23:59:59Z"}})",
+        R"({"event": 1, "run": {}})",
+        R"({"event": "finished", "run": "bad"})",
+        R"(["bad"])",
+    });
+    CHECK(replay.warnings.size() == 10);
+    for (const auto& warning : replay.warnings)
+        CHECK(warning.find("torn or malformed; skipped") != std::string::npos);
+    CHECK(replay.warnings[0].find("number out of range") != std::string::npos);
+    CHECK(replay.warnings[1].find("id is not a string") != std::string::npos);
+    CHECK(replay.warnings[6].find("created_at is out of range") != std::string::npos);
+}
+
+TEST_CASE("a restored run is bounded: line length, printed result and params") {
+    // 20 levels deep, 90,000 numbers: 180 KB on the line, about 4 MB pretty-printed.
+    std::string zeros = std::string(20, '[');
+    for (int i = 0; i < 90'000; ++i)
+        zeros += i == 0 ? "0" : ",0";
+    zeros += std::string(20, ']');
+    std::string params = R"({"names": [)";
+    for (int i = 0; i < 1000; ++i)
+        params += i == 0 ? "\"name\"" : ", \"name\"";
+    params += "]}";
+    const JournalReplay replay = replay_between_good_lines({
+        bad_finished_line(", \"result\": " + zeros),
+        bad_finished_line(", \"params\": " + params),
+        bad_finished_line(", \"text_report\": \"" + std::string(2 << 20, 'x') + "\""),
+    });
+    REQUIRE(replay.warnings.size() == 3);
+    CHECK(replay.warnings[0].find("the result prints in more than 1048576 bytes") !=
+          std::string::npos);
+    CHECK(replay.warnings[1].find("params are longer than 4096 bytes") != std::string::npos);
+    CHECK(replay.warnings[2] == "line 4 of the run journal is longer than 1048576 bytes; skipped");
+}
+
+TEST_CASE("a file of many bad lines gives a bounded number of warnings") {
+    const JournalReplay replay =
+        replay_between_good_lines(std::vector<std::string>(1000, "{\"bad\": "));
+    REQUIRE(replay.warnings.size() == kMaxReplayWarnings + 1);
+    CHECK(replay.warnings.back() == "980 more lines of the run journal were skipped");
+}
+
+TEST_CASE("a record too long to read back is not written") {
+    TempTree state;
+    JournalReplay replay;
+    auto journal = RunJournal::open(state.root(), 100, replay);
+    REQUIRE(journal.ok());
+    Run huge = make_run("huge", RunState::succeeded, 1);
+    huge.text_report = std::string(kMaxJournalLineBytes, 'x');
+    const Status written = (*journal)->record_finished(huge);
+    REQUIRE_FALSE(written.ok());
+    CHECK(written.error().message.find("more than a journal line may hold") != std::string::npos);
+    REQUIRE((*journal)->record_finished(make_run("small", RunState::succeeded, 2)).ok());
+    CHECK(read_file((*journal)->path()).find("huge") == std::string::npos);
+}
