@@ -1,5 +1,6 @@
 #include "probes/system/copy_helper.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -28,6 +29,15 @@ std::optional<int> parse_fd(const char* text) {
     auto value = parse_uint64(text);
     if (!value || *value > 1'000'000) return std::nullopt;
     return static_cast<int>(*value);
+}
+
+// The work directory's descriptor, or -1 for none (the tests that write nothing). Close-on-exec
+// again: what the helper starts (the shell, the execl chain) has no use for it.
+std::optional<int> adopt_directory_fd(const char* text) {
+    if (std::strcmp(text, "-1") == 0) return -1;
+    auto fd = parse_fd(text);
+    if (fd && ::fcntl(*fd, F_SETFD, FD_CLOEXEC) != 0) return std::nullopt;
+    return fd;
 }
 
 // SIGTERM asks the copy to stop. A handler, not a watcher thread: the helper must stay
@@ -68,6 +78,7 @@ std::vector<std::string> copy_helper_command_line(const std::string& program,
             arguments.test,
             std::to_string(control_fd),
             std::to_string(report_fd),
+            std::to_string(arguments.directory_fd),
             arguments.directory,
             arguments.file_prefix,
             arguments.shell};
@@ -102,10 +113,12 @@ std::optional<Result<CopyCount>> decode_copy_report(const std::string& bytes) {
 
 std::optional<int> run_copy_helper(int argc, char** argv) {
     if (argc < 2 || std::strcmp(argv[1], kCopyHelperCommand) != 0) return std::nullopt;
-    const SystemTestSpec* test = argc == 8 ? find_system_test(argv[2]) : nullptr;
-    const auto control = argc == 8 ? parse_fd(argv[3]) : std::nullopt;
-    const auto report = argc == 8 ? parse_fd(argv[4]) : std::nullopt;
-    if (test == nullptr || !control || !report) {
+    const bool complete = argc == 9;
+    const SystemTestSpec* test = complete ? find_system_test(argv[2]) : nullptr;
+    const auto control = complete ? parse_fd(argv[3]) : std::nullopt;
+    const auto report = complete ? parse_fd(argv[4]) : std::nullopt;
+    const auto directory_fd = complete ? adopt_directory_fd(argv[5]) : std::nullopt;
+    if (test == nullptr || !control || !report || !directory_fd) {
         static constexpr char kUsage[] =
             "hostprobe: __system-copy is the system probe's helper, not a command\n";
         (void)!::write(2, kUsage, sizeof kUsage - 1);
@@ -113,9 +126,10 @@ std::optional<int> run_copy_helper(int argc, char** argv) {
     }
     CopyEnvironment environment;
     environment.stop = stop_on_sigterm();
-    environment.directory = argv[5];
-    environment.file_prefix = argv[6];
-    environment.shell = argv[7];
+    environment.directory_fd = *directory_fd;
+    environment.directory = argv[6];
+    environment.file_prefix = argv[7];
+    environment.shell = argv[8];
     environment.self_exe = "/proc/self/exe";
 
     auto prepared = prepare_test_copy(*test, environment);

@@ -1,8 +1,10 @@
 // Each copy of a system test runs in a helper process: `hostprobe __system-copy TEST CONTROL_FD
-// REPORT_FD DIRECTORY FILE_PREFIX SHELL`. Like UnixBench's copies, it is a small
-// single-purpose process: what it forks costs what forking a small process costs, not what
-// forking the whole agent (its heap, its threads) costs, and a copy that misbehaves can be
-// killed alone.
+// REPORT_FD DIRECTORY_FD DIRECTORY FILE_PREFIX SHELL`. DIRECTORY_FD (-1: none) is the work
+// directory, inherited open: the helper works relative to it and DIRECTORY only names it in
+// messages, so nothing done to the names above it can redirect the helper's files. Like UnixBench's
+// copies, it is a small single-purpose process: what it forks costs what forking a small process
+// costs, not what forking the whole agent (its heap, its threads) costs, and a copy that misbehaves
+// can be killed alone.
 //
 // The protocol, over two pipes: the helper writes 'R' on REPORT_FD once it is ready; the agent
 // writes the test's duration (int64 ns) on CONTROL_FD once every copy is ready, and the helper
@@ -25,6 +27,7 @@ inline constexpr const char* kCopyHelperCommand = "__system-copy";
 // What a helper needs besides its pipes.
 struct CopyHelperArguments {
     std::string test;
+    int directory_fd = -1;  // kept open across the exec
     std::string directory;
     std::string file_prefix;
     std::string shell;

@@ -86,23 +86,27 @@ namespace {
 
 // fstime.c's copy test: a file of max_blocks buffers is copied to a second one a buffer at a
 // time, both rewound at the end of the first; KB copied per second. Through the page cache (no
-// O_DIRECT, no fsync), as UnixBench does. Both files go when the copy does.
+// O_DIRECT, no fsync), as UnixBench does. Both files are made and removed relative to the work
+// directory's descriptor, and go when the copy does.
 class FileCopy final : public PreparedCopy {
   public:
-    FileCopy(std::string source_path, std::string target_path, size_t buffer_bytes)
-        : source_path_(std::move(source_path)),
-          target_path_(std::move(target_path)),
+    FileCopy(const CopyEnvironment& environment, size_t buffer_bytes)
+        : directory_(environment.directory_fd),
+          source_name_(environment.file_prefix + "-a"),
+          target_name_(environment.file_prefix + "-b"),
+          source_path_(environment.directory + "/" + source_name_),
+          target_path_(environment.directory + "/" + target_name_),
           buffer_(buffer_bytes, 'x') {}
     ~FileCopy() override {
-        if (source_.fd >= 0) ::unlink(source_path_.c_str());
-        if (target_.fd >= 0) ::unlink(target_path_.c_str());
+        if (source_.fd >= 0) ::unlinkat(directory_, source_name_.c_str(), 0);
+        if (target_.fd >= 0) ::unlinkat(directory_, target_name_.c_str(), 0);
     }
 
     Status create(size_t max_blocks) {
         const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-        source_.fd = ::open(source_path_.c_str(), flags, 0600);
+        source_.fd = ::openat(directory_, source_name_.c_str(), flags, 0600);
         if (source_.fd < 0) return errno_error("cannot create " + source_path_);
-        target_.fd = ::open(target_path_.c_str(), flags, 0600);
+        target_.fd = ::openat(directory_, target_name_.c_str(), flags, 0600);
         if (target_.fd < 0) return errno_error("cannot create " + target_path_);
         for (size_t block = 0; block < max_blocks; ++block) {
             if (!write_all(source_.fd, buffer_.data(), buffer_.size()))
@@ -133,7 +137,10 @@ class FileCopy final : public PreparedCopy {
     }
 
   private:
-    std::string source_path_;
+    int directory_;  // the work directory, open for the helper's whole life
+    std::string source_name_;
+    std::string target_name_;
+    std::string source_path_;  // what messages name
     std::string target_path_;
     std::vector<char> buffer_;
     Descriptor source_;
@@ -144,8 +151,7 @@ class FileCopy final : public PreparedCopy {
 
 Result<std::unique_ptr<PreparedCopy>> prepare_file_copy(const CopyEnvironment& environment,
                                                         size_t buffer_bytes, size_t max_blocks) {
-    const std::string stem = environment.directory + "/" + environment.file_prefix;
-    auto copy = std::make_unique<FileCopy>(stem + "-a", stem + "-b", buffer_bytes);
+    auto copy = std::make_unique<FileCopy>(environment, buffer_bytes);
     if (auto created = copy->create(max_blocks); !created) return created.error();
     return std::unique_ptr<PreparedCopy>(std::move(copy));
 }

@@ -70,7 +70,7 @@ Result<ChildProcess> start_helper(const SystemMeasurementSpec& spec, size_t inde
                                   const Pipe& control, const Pipe& report) {
     const CopyEnvironment& environment = spec.environment;
     const CopyHelperArguments arguments{
-        std::string(spec.test->name), environment.directory,
+        std::string(spec.test->name), environment.directory_fd, environment.directory,
         environment.file_prefix + "-" + std::string(spec.test->name) + "-" + std::to_string(index),
         environment.shell};
     std::vector<std::string> words = copy_helper_command_line(
@@ -80,10 +80,13 @@ Result<ChildProcess> start_helper(const SystemMeasurementSpec& spec, size_t inde
         argv.push_back(word.data());
     argv.push_back(nullptr);
     const int keep_control = control.read_end(), keep_report = report.write_end();
+    const int keep_directory = environment.directory_fd;
     // Its own process group: a kill reaches whatever the copy started too.
     return ChildProcess::start(environment.owned_children, true, [&] {
+        // Only this child's copies of the descriptors lose close-on-exec; the agent's stay.
         if (::fcntl(keep_control, F_SETFD, 0) != 0 || ::fcntl(keep_report, F_SETFD, 0) != 0)
             return 126;
+        if (keep_directory >= 0 && ::fcntl(keep_directory, F_SETFD, 0) != 0) return 126;
         ::execv(argv[0], argv.data());
         return 127;
     });

@@ -141,14 +141,14 @@ SystemProbe::SystemProbe(StoragePolicy policy, SystemProbeOptions options)
 Status SystemProbe::check(const json& params) const {
     const bool writes = selects(params["tests"], "file_copy") || selects(params["tests"], "shell");
     if (!writes || params["directory"].get<std::string>().empty()) return Ok{};
-    auto resolved = resolve_directory(policy_, params["directory"]);
-    if (!resolved) return resolved.error();
+    auto opened = open_storage_directory(policy_, params["directory"]);
+    if (!opened) return opened.error();
     size_t most_copies = 1;
     if (params["copies"].is_array()) {
         for (const auto& count : params["copies"])
             most_copies = std::max(most_copies, count.get<size_t>());
     }
-    return check_space(policy_, *resolved, kFileCopyBytesPerCopy * most_copies);
+    return check_space(policy_, *opened, kFileCopyBytesPerCopy * most_copies);
 }
 
 double SystemProbe::expected_seconds(const json& params) const {
@@ -157,44 +157,55 @@ double SystemProbe::expected_seconds(const json& params) const {
            params["seconds"].get<double>();
 }
 
+Result<SystemProbe::WorkPlace> SystemProbe::prepare_work_directory(
+    const json& params, const std::vector<size_t>& copies, const std::string& run_id) const {
+    WorkPlace place;
+    const bool copies_files = selects(params["tests"], "file_copy");
+    if (!copies_files && !selects(params["tests"], "shell")) return place;
+    // Opened once, here; the work directory is made, used and removed relative to it.
+    const std::string requested = params["directory"];
+    auto parent = requested.empty() ? WorkDirectory::open_private_parent()
+                                    : open_storage_directory(policy_, requested);
+    if (!parent && !requested.empty()) return parent.error();
+    // Without a directory to work in (a read-only root file system, no /tmp volume), the tests
+    // that write are skipped with the reason; the others still run.
+    if (!parent) {
+        place.no_directory = parent.error().message;
+        return place;
+    }
+    // The private directory is bounded like an allowlisted one: the copies' files must fit
+    // under --disk-max-bytes and in the free space, or file_copy is skipped.
+    if (copies_files) {
+        const size_t most_copies = *std::max_element(copies.begin(), copies.end());
+        if (auto fits = check_space(policy_, *parent, kFileCopyBytesPerCopy * most_copies); !fits)
+            place.no_room = fits.error().message;
+    }
+    place.opened = parent->path();
+    const auto kind = requested.empty() ? WorkDirectory::Kind::private_directory
+                                        : WorkDirectory::Kind::in_allowed_directory;
+    auto created = WorkDirectory::create(std::move(*parent), run_id, kind);
+    if (created) {
+        place.directory.emplace(std::move(*created));
+    } else {
+        place.no_directory = created.error().message;
+    }
+    return place;
+}
+
 Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
                                             const json& params) const {
     const auto tests = selected_tests(params["tests"]);
     const auto copies = system_copies(params["copies"], context.host.cpu_budget.workers);
     const double seconds = params["seconds"].get<double>();
 
-    // Without a directory to work in (a read-only root file system, no /tmp volume), the tests
-    // that write are skipped with the reason; the others still run.
-    std::optional<WorkDirectory> work;
-    std::optional<std::string> no_directory;
-    std::optional<std::string> no_room;  // for file_copy
-    if (selects(params["tests"], "file_copy") || selects(params["tests"], "shell")) {
-        std::string parent;
-        if (!params["directory"].get<std::string>().empty()) {
-            auto resolved = resolve_directory(policy_, params["directory"]);
-            if (!resolved) return resolved.error();
-            parent = *resolved;
-        }
-        // The private directory is bounded like an allowlisted one: the copies' files must fit
-        // under --disk-max-bytes and in the free space, or file_copy is skipped.
-        if (selects(params["tests"], "file_copy")) {
-            const size_t most_copies = *std::max_element(copies.begin(), copies.end());
-            const std::string where = parent.empty() ? WorkDirectory::private_parent() : parent;
-            if (auto fits = check_space(policy_, where, kFileCopyBytesPerCopy * most_copies); !fits)
-                no_room = fits.error().message;
-        }
-        auto created = WorkDirectory::create(parent, context.run_id);
-        if (created) {
-            work.emplace(std::move(*created));
-        } else {
-            no_directory = created.error().message;
-        }
-    }
+    auto work = prepare_work_directory(params, copies, context.run_id);
+    if (!work) return work.error();
 
     CopyEnvironment environment;
     environment.stop = context.stop;
     environment.owned_children = options_.owned_children;
-    environment.directory = work ? work->path() : std::string();
+    environment.directory_fd = work->directory ? work->directory->fd() : -1;
+    environment.directory = work->directory ? work->directory->path() : std::string();
     environment.file_prefix = ".hostprobe-" + context.run_id;
     environment.shell = options_.shell;
     environment.self_exe = options_.self_exe;
@@ -211,7 +222,7 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
                 cut_short = true;
                 break;
             }
-            if (auto reason = reason_to_skip(*test, no_shell, no_directory, no_room)) {
+            if (auto reason = reason_to_skip(*test, no_shell, work->no_directory, work->no_room)) {
                 skipped.push_back(skipped_json(*test, count, *reason));
                 context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
                 continue;
@@ -245,6 +256,7 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
                      {"workers", budget.workers},
                      {"visible_cpus", budget.visible_cpus},
                      {"source", budget.source}}},
+                   {"directory", work->opened ? json(*work->opened) : json()},
                    {"partial", cut_short}};
     add_index(result, copies);
     std::string text = system_report(result);

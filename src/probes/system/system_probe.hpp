@@ -3,10 +3,12 @@
 // with 1 copy and with as many copies as the CPU budget has workers, from inside the agent.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/owned_children.hpp"
 #include "probes/storage/storage_policy.hpp"
+#include "probes/system/work_directory.hpp"
 #include "runs/probe.hpp"
 
 namespace hostprobe::probes {
@@ -35,6 +37,17 @@ class SystemProbe final : public runs::Probe {
         const nlohmann::json& result, double finished_unix_seconds) const override;
 
   private:
+    // Where file_copy and shell work, or why they cannot.
+    struct WorkPlace {
+        std::optional<std::string> opened;  // the directory opened to work in, for the result
+        std::optional<WorkDirectory> directory;
+        std::optional<std::string> no_directory;  // both tests are skipped with this
+        std::optional<std::string> no_room;       // file_copy is skipped with this
+    };
+    Result<WorkPlace> prepare_work_directory(const nlohmann::json& params,
+                                             const std::vector<size_t>& copies,
+                                             const std::string& run_id) const;
+
     StoragePolicy policy_;
     SystemProbeOptions options_;
     runs::ParamTable params_;

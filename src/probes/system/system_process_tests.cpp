@@ -11,6 +11,8 @@
 #include <cstring>
 #include <string>
 
+#include "probes/storage/directory_handle.hpp"
+#include "probes/storage/test_files.hpp"
 #include "probes/system/child_process.hpp"
 #include "probes/system/execl_helper.hpp"
 #include "probes/system/pipe_io.hpp"
@@ -46,9 +48,10 @@ std::string describe_status(int status) {
     return "ended with wait status " + std::to_string(status);
 }
 
-// The shell script of UnixBench's tst.sh, `concurrent` times at once (multi.sh), in `$1`.
-constexpr const char* kShellScript = R"(cd "$1" || exit 1
-n=$2; i=0; pids=
+// The shell script of UnixBench's tst.sh, `$1` times at once (multi.sh). It starts in its
+// work directory (fchdir to the descriptor) and names nothing outside it, so no path above the
+// directory is ever resolved.
+constexpr const char* kShellScript = R"(n=$1; i=0; pids=
 while [ "$i" -lt "$n" ]; do
   ( sort <sort.src >sort.$i && od sort.$i | sort -n -k 1 >od.$i &&
     grep the sort.$i | tee grep.$i | wc -l >wc.$i; s=$?
@@ -194,25 +197,25 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
     // UnixBench's Shell Scripts: tst.sh (sort, od, grep, tee, wc over a text file) run
     // `concurrent` times at once by multi.sh; loops per minute.
     if (auto why = shell_unavailable(environment.shell)) return Error{ErrorCode::unavailable, *why};
-    const std::string work = environment.directory + "/" + environment.file_prefix + "-sh";
-    if (::mkdir(work.c_str(), 0700) != 0) return errno_error("cannot create " + work);
+    // A subdirectory of the work directory, made, filled and removed relative to descriptors.
+    const std::string name = environment.file_prefix + "-sh";
+    const std::string work = environment.directory + "/" + name;  // what messages name
+    if (::mkdirat(environment.directory_fd, name.c_str(), 0700) != 0)
+        return errno_error("cannot create " + work);
     struct RemoveWork {
-        std::string path;
-        ~RemoveWork() {
-            // The script removes its files; a killed one may leave them.
-            for (const char* name : {"sort.src"})
-                ::unlink((path + "/" + name).c_str());
-            for (int i = 0; i < 8; ++i) {
-                for (const char* stem : {"sort.", "od.", "grep.", "wc."})
-                    ::unlink((path + "/" + stem + std::to_string(i)).c_str());
-            }
-            ::rmdir(path.c_str());
-        }
-    } remove_work{work};
+        int parent;
+        std::string name;
+        // With whatever a killed script left in it.
+        ~RemoveWork() { remove_directory_tree(parent, name); }
+    } remove_work{environment.directory_fd, name};
+    const int opened = ::openat(environment.directory_fd, name.c_str(),
+                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (opened < 0) return errno_error("cannot open " + work);
+    const DirectoryHandle directory = DirectoryHandle::adopt(opened, work);
     {
         const std::string source = sort_source();
-        const int fd = ::open((work + "/sort.src").c_str(),
-                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        const int fd = ::openat(directory.fd(), "sort.src",
+                                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0) return errno_error("cannot create " + work + "/sort.src");
         const bool written =
             ::write(fd, source.data(), source.size()) == static_cast<ssize_t>(source.size());
@@ -221,11 +224,13 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
     }
     const std::string count = std::to_string(concurrent);
     const char* const argv[] = {
-        environment.shell.c_str(), "-c", kShellScript, "sh", work.c_str(), count.c_str(), nullptr};
+        environment.shell.c_str(), "-c", kShellScript, "sh", count.c_str(), nullptr};
+    const int directory_fd = directory.fd();
     const auto start = Clock::now();
     uint64_t loops = 0;
     while (keep_going(environment)) {
         auto child = ChildProcess::start(environment.owned_children, true, [&] {
+            if (::fchdir(directory_fd) != 0) return 126;
             const int null = ::open("/dev/null", O_RDWR);
             if (null >= 0) {
                 ::dup2(null, 0);

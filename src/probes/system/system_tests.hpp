@@ -37,7 +37,11 @@ struct CopyEnvironment {
     std::stop_token stop;
     std::chrono::steady_clock::time_point deadline;
     core::OwnedChildren* owned_children = nullptr;  // may be null (no PID-1 reaper)
-    std::string directory;    // file_copy and shell work here (a private directory)
+    // file_copy and shell work in the run's work directory, only relative to its descriptor
+    // (never by path: a writer could swap a directory above it for a symlink); the path is
+    // what messages name.
+    int directory_fd = -1;
+    std::string directory;
     std::string file_prefix;  // unique per copy: ".hostprobe-<run>-<test>-<copy>"
     std::string shell;        // "/bin/sh"
     std::string self_exe;     // what execl re-executes: "/proc/self/exe"

@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 
 #include "probes/system/system_index.hpp"
 #include "probes/system/system_report.hpp"
 #include "probes/system/system_tests.hpp"
+#include "probes/system/work_directory.hpp"
 #include "support/paths.hpp"
 #include "support/temp_tree.hpp"
 
@@ -213,7 +215,7 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
     REQUIRE(result["skipped"].size() == 3);
     for (const auto& skipped : result["skipped"]) {
         CHECK(skipped["reason"].get<std::string>().find(
-                  "cannot create a private directory like /nonexistent-tmp/") != std::string::npos);
+                  "cannot create a private directory in /nonexistent-tmp: ") != std::string::npos);
     }
 }
 
@@ -230,6 +232,31 @@ TEST_CASE("the private directory is bounded too: file_copy is skipped when its f
     REQUIRE(result["skipped"].size() == 3);
     CHECK(result["skipped"][0]["reason"].get<std::string>().find("--disk-max-bytes") !=
           std::string::npos);
+    // Where it would have worked: the private directory's parent, as opened.
+    CHECK(result["directory"] ==
+          std::filesystem::canonical(WorkDirectory::private_parent()).string());
+}
+
+TEST_CASE("the directory a run worked in is the one it opened inside --disk-dir") {
+    testing::TempTree allowed;
+    allowed.mkdir("sub");
+    StoragePolicy policy;
+    policy.allowed_dirs = {std::filesystem::canonical(allowed.root()).string()};
+    Harness harness({}, policy);
+    const std::string requested = policy.allowed_dirs[0] + "//sub/.";
+    auto outcome = harness.run({{"tests", {"file_copy", "syscall"}},
+                                {"copies", {1}},
+                                {"seconds", 1},
+                                {"directory", requested}});
+    REQUIRE(outcome.ok());
+    const json& result = outcome->result;
+    CHECK(result["directory"] == policy.allowed_dirs[0] + "/sub");
+    CHECK(result["skipped"].empty());
+    CHECK(result["tests"].size() == 4);
+    CHECK(std::filesystem::is_empty(allowed.root() + "/sub"));  // the work directory went too
+    auto without = harness.run({{"tests", {"syscall"}}, {"copies", {1}}, {"seconds", 1}});
+    REQUIRE(without.ok());
+    CHECK(without->result["directory"].is_null());  // nothing written, nowhere opened
 }
 
 TEST_CASE("dhrystone is also reported in DMIPS (VAX 11/780 = 1757 Dhrystones/s)") {

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "app/orphan_reaper.hpp"
+#include "probes/storage/directory_handle.hpp"
 #include "probes/system/dhrystone.hpp"
 #include "probes/system/system_measurement.hpp"
 #include "probes/system/whetstone.hpp"
@@ -27,17 +28,37 @@ bool have_shell() {
     return !shell_unavailable("/bin/sh");
 }
 
-SystemMeasurementSpec spec_for(const std::string& name, const std::string& directory,
-                               std::stop_token stop, size_t copies = 1, double seconds = 0.2) {
+DirectoryHandle open_work(const std::string& path) {
+    auto opened = DirectoryHandle::open(path);
+    REQUIRE(opened.ok());
+    return std::move(*opened);
+}
+
+// A throw-away work directory, open as the probe hands it to the copies.
+struct WorkTree {
+    testing::TempTree tree;
+    DirectoryHandle handle = open_work(tree.root());
+    const std::string& root() const { return tree.root(); }
+};
+
+SystemMeasurementSpec spec_for(const std::string& name, int directory_fd,
+                               const std::string& directory, std::stop_token stop,
+                               size_t copies = 1, double seconds = 0.2) {
     const SystemTestSpec* test = find_system_test(name);
     REQUIRE(test != nullptr);
     SystemMeasurementSpec spec{test, copies, seconds, {}};
     spec.environment.stop = std::move(stop);
+    spec.environment.directory_fd = directory_fd;
     spec.environment.directory = directory;
     spec.environment.file_prefix = ".hostprobe-test";
     spec.environment.shell = "/bin/sh";
     spec.environment.self_exe = "/proc/self/exe";  // the unit tests' main has the helper mode
     return spec;
+}
+
+SystemMeasurementSpec spec_for(const std::string& name, const WorkTree& work, std::stop_token stop,
+                               size_t copies = 1, double seconds = 0.2) {
+    return spec_for(name, work.handle.fd(), work.root(), std::move(stop), copies, seconds);
 }
 
 bool eventually_gone(pid_t pid) {
@@ -68,13 +89,13 @@ double plausible_floor(std::string_view name) {
 }  // namespace
 
 TEST_CASE("every system test gives a plausible positive figure in 0.2 s") {
-    testing::TempTree work;
+    WorkTree work;
     std::stop_source stop;
     for (const auto& test : system_test_specs()) {
         if (test.selector == "shell" && !have_shell()) continue;
         CAPTURE(test.name);
         auto measured = measure_system_test(
-            spec_for(std::string(test.name), work.root(), stop.get_token()), [](double) {});
+            spec_for(std::string(test.name), work, stop.get_token()), [](double) {});
         REQUIRE(measured.ok());
         CHECK(measured->complete);
         CHECK(measured->valid);
@@ -89,12 +110,12 @@ TEST_CASE("every system test gives a plausible positive figure in 0.2 s") {
 }
 
 TEST_CASE("copies run at once and their rates add up") {
-    testing::TempTree work;
+    WorkTree work;
     std::stop_source stop;
     for (const char* name : {"syscall", "spawn", "context_switch", "file_copy_256"}) {
         CAPTURE(name);
         auto measured =
-            measure_system_test(spec_for(name, work.root(), stop.get_token(), 2), [](double) {});
+            measure_system_test(spec_for(name, work, stop.get_token(), 2), [](double) {});
         REQUIRE(measured.ok());
         CHECK(measured->copies == 2);
         CHECK(measured->value > plausible_floor(name));
@@ -108,9 +129,9 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
     if (have_shell()) names.push_back("shell_8");
     for (const auto& name : names) {
         CAPTURE(name);
-        testing::TempTree work;
+        WorkTree work;
         std::stop_source stop;
-        const auto spec = spec_for(name, work.root(), stop.get_token(), 2, 60);
+        const auto spec = spec_for(name, work, stop.get_token(), 2, 60);
         auto measuring = std::async(std::launch::async,
                                     [&] { return measure_system_test(spec, [](double) {}); });
         // Stop once the test is under way: its helpers are up and the files exist (the copy
@@ -145,9 +166,9 @@ TEST_CASE("the shell tests say why when there is no shell") {
               .value()
               .find("no shell at /bin/sh-that-is-not-there") != std::string::npos);
     CHECK(shell_unavailable("").has_value());
-    testing::TempTree work;
+    WorkTree work;
     std::stop_source stop;
-    auto spec = spec_for("shell_1", work.root(), stop.get_token());
+    auto spec = spec_for("shell_1", work, stop.get_token());
     spec.environment.shell = "/bin/sh-that-is-not-there";
     auto measured = measure_system_test(spec, [](double) {});
     REQUIRE_FALSE(measured.ok());
@@ -170,7 +191,8 @@ TEST_CASE("Dhrystone and Whetstone check their own arithmetic") {
 TEST_CASE("a copy whose set-up fails reports why, and nothing waits for it") {
     std::stop_source stop;
     auto measured = measure_system_test(
-        spec_for("file_copy_1024", "/nonexistent-directory", stop.get_token(), 2), [](double) {});
+        spec_for("file_copy_1024", -1, "/nonexistent-directory", stop.get_token(), 2),
+        [](double) {});
     REQUIRE_FALSE(measured.ok());
     CHECK(measured.error().message.find("cannot create /nonexistent-directory/") !=
           std::string::npos);
