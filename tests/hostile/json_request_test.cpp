@@ -14,16 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-// Whether the process runs: a crashed one stays a zombie until reaped, and kill(pid, 0)
-// succeeds on zombies.
-bool alive(const Daemon& daemon) {
-    std::ifstream in("/proc/" + std::to_string(daemon.process.pid()) + "/stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const size_t name_end = stat.rfind(") ");
-    return name_end != std::string::npos && stat.size() > name_end + 2 &&
-           stat[name_end + 2] != 'Z' && stat[name_end + 2] != 'X';
-}
-
 std::string nested(size_t depth) {
     return std::string(depth, '[') + std::string(depth, ']');
 }

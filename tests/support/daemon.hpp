@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +44,16 @@ struct Daemon {
     Process process;
     int port = 0;
 };
+
+// Whether the daemon's process still runs: a crashed one stays a zombie until reaped, and
+// kill(pid, 0) succeeds on zombies.
+inline bool alive(const Daemon& daemon) {
+    std::ifstream in("/proc/" + std::to_string(daemon.process.pid()) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t name_end = stat.rfind(") ");
+    return name_end != std::string::npos && stat.size() > name_end + 2 &&
+           stat[name_end + 2] != 'Z' && stat[name_end + 2] != 'X';
+}
 
 // Whether `promtool check metrics` accepts the text (Debian's prometheus package has promtool).
 inline bool promtool_accepts(const std::string& metrics) {
