@@ -84,11 +84,6 @@ void ConnectionStream::begin_request() {
     answer_closes_ = false;
 }
 
-void ConnectionStream::linger() {
-    // Up to a second and 1 MiB: a client still sending a refused body gets to stop.
-    transport_->linger(Clock::now() + std::chrono::seconds(1), 1 << 20);
-}
-
 bool ConnectionStream::is_readable() const {
     if (refused_) return false;
     if (begin_ < end_ || transport_->has_buffered_input()) return true;

@@ -38,8 +38,6 @@ class ConnectionStream final : public httplib::Stream {
     // The stream answered on its own (a bound was passed) or the answer said
     // "Connection: close": either way the connection must end after this request.
     bool must_close() const { return refused_ || answer_closes_; }
-    // The connection is over: let the peer read our last answer (see Transport::linger).
-    void linger();
 
     bool is_readable() const override;
     bool is_writable() const override;

@@ -54,19 +54,6 @@ bool Transport::wait_writable(Deadline deadline) const {
     return wait_for(fd_, POLLOUT, deadline);
 }
 
-void Transport::linger(Deadline deadline, size_t max_bytes) {
-    end_output();
-    ::shutdown(fd_, SHUT_WR);
-    char discard[16 * 1024];
-    size_t dropped = 0;
-    while (dropped < max_bytes && wait_readable(deadline)) {
-        const ssize_t n = ::recv(fd_, discard, sizeof discard, 0);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
-        if (n <= 0) return;
-        dropped += static_cast<size_t>(n);
-    }
-}
-
 PlainTransport::PlainTransport(int fd) : Transport(fd) {}
 
 IoResult PlainTransport::receive(char* data, size_t size, Deadline deadline) {
@@ -115,14 +102,8 @@ Result<std::unique_ptr<TlsTransport>> TlsTransport::accept(SSL_CTX* context, int
 TlsTransport::TlsTransport(int fd, SSL* ssl) : Transport(fd), ssl_(ssl) {}
 
 TlsTransport::~TlsTransport() {
-    end_output();
-    SSL_free(ssl_);
-}
-
-void TlsTransport::end_output() {
-    if (sent_close_notify_) return;
-    sent_close_notify_ = true;
     SSL_shutdown(ssl_);  // one close_notify, not waiting for the peer's
+    SSL_free(ssl_);
 }
 
 template <typename Call>

@@ -34,17 +34,9 @@ class Transport {
     // Bytes already received below us (TLS records decrypted or not yet read by the caller).
     virtual bool has_buffered_input() const { return false; }
     int fd() const { return fd_; }
-    // Before the socket closes: sends our end (after a TLS close_notify) and reads and drops
-    // what the peer still sends, until it ends its side, `max_bytes` or the deadline. Closing
-    // with unread input makes the kernel reset the connection, and a reset can destroy an
-    // answer the peer has not read yet (a 413 to a client still sending its body).
-    void linger(Deadline deadline, size_t max_bytes);
     // Waits until the socket has input (or the peer closed it) or the deadline passes.
     bool wait_readable(Deadline deadline) const;
     bool wait_writable(Deadline deadline) const;
-
-  protected:
-    virtual void end_output() {}
 
   private:
     int fd_;
@@ -69,13 +61,11 @@ class TlsTransport final : public Transport {
 
   private:
     TlsTransport(int fd, SSL* ssl);
-    void end_output() override;
     // Runs one SSL_* call until it completes, waiting as OpenSSL asks, until the deadline.
     template <typename Call>
     IoResult drive(Call call, Deadline deadline);
 
     SSL* ssl_;
-    bool sent_close_notify_ = false;
 };
 
 }  // namespace hostprobe::http
