@@ -71,15 +71,13 @@ Result<http::Reply> create_run(const RunsApiContext& context, const http::RouteR
     if (!parsed) return parsed.error();
     const std::optional<WaitSlots::Slot> waiting =
         *wait > 0 ? context.waiters.try_take() : std::nullopt;
-    if (*wait > 0) {
-        if (!waiting) {
-            http::Reply full = http::error_reply(
-                429, std::to_string(context.waiters.capacity()) +
-                         " requests are already waiting for runs, as many as may hold an HTTP "
-                         "thread; start the run without ?wait and poll GET /v1/runs/{id}");
-            full.headers.emplace_back("Retry-After", "1");
-            return full;
-        }
+    if (*wait > 0 && !waiting) {
+        http::Reply full = http::error_reply(
+            429, std::to_string(context.waiters.capacity()) +
+                     " requests are already waiting for runs, as many as may hold an HTTP "
+                     "thread; start the run without ?wait and poll GET /v1/runs/{id}");
+        full.headers.emplace_back("Retry-After", "1");
+        return full;
     }
     const std::string& client = request.http.remote_addr;
     if (!context.run_creations.allow(client)) {
