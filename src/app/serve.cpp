@@ -95,8 +95,10 @@ int run_serve(const ServeConfig& config, Logger& log) {
         log.warn(warning);
     // The children probes fork: as PID 1 the orphan reaper must leave them to the probe.
     OwnedChildren owned_children;
-    const runs::ProbeRegistry registry = probes::builtin_probes(
-        config.storage, {config.system_shell, "/proc/self/exe", &owned_children});
+    const runs::ProbeRegistry registry =
+        probes::builtin_probes({.storage = config.storage,
+                                .shell = config.system_shell,
+                                .owned_children = &owned_children});
     // Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
     for (const auto& directory : config.storage.allowed_dirs)
         probes::remove_stale_test_files(directory, log);

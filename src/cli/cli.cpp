@@ -408,7 +408,8 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto storage = storage_policy(*options);
     if (!storage) return usage_error(parser, storage.error().message);
     config.storage = *storage;
-    if (auto checked = app::check_automation(config, probes::builtin_probes(config.storage));
+    if (auto checked =
+            app::check_automation(config, probes::builtin_probes({.storage = config.storage}));
         !checked) {
         return usage_error(parser, checked.error().message);
     }

@@ -109,9 +109,9 @@ void draw_progress(const std::string& probe, double fraction) {
 
 int run_probe_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     // The user at the shell names the directory: no allowlist, but the size limits still hold.
-    probes::StoragePolicy storage;
-    storage.any_directory = true;
-    const runs::ProbeRegistry registry = probes::builtin_probes(storage);
+    probes::ProbeSetup setup;
+    setup.storage.any_directory = true;
+    const runs::ProbeRegistry registry = probes::builtin_probes(setup);
     for (const auto& arg : args) {
         if (arg == "--help" || arg == "-h") {
             std::fputs(usage(registry).c_str(), stdout);

@@ -6,7 +6,23 @@
 #include <cmath>
 #include <vector>
 
+#include "core/json_reads.hpp"
+
 namespace hostprobe::host {
+
+void to_json(nlohmann::json& out, const CpuBudget& budget) {
+    out = {{"cores", budget.cores},
+           {"workers", budget.workers},
+           {"visible_cpus", budget.visible_cpus},
+           {"source", budget.source}};
+}
+
+void from_json(const nlohmann::json& in, CpuBudget& budget) {
+    budget.cores = in.at("cores").get<double>();
+    budget.workers = integer_or_throw<uint32_t>(in.at("workers"));
+    budget.visible_cpus = integer_or_throw<uint32_t>(in.at("visible_cpus"));
+    budget.source = in.at("source").get<std::string>();
+}
 
 CpuBudget compute_cpu_budget(const std::optional<CpuQuota>& quota, uint32_t visible_cpus) {
     CpuBudget budget;

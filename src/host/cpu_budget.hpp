@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -16,6 +17,11 @@ struct CpuBudget {
     uint32_t visible_cpus = 0;  // our affinity mask (live) or the online CPUs (sysroot)
     std::string source;         // "cgroup" when a quota limits us, else "cpus"
 };
+
+// {"cores", "workers", "visible_cpus", "source"}: the one JSON of the budget, in GET /v1/host
+// and in every result that was sized by it.
+void to_json(nlohmann::json& out, const CpuBudget& budget);
+void from_json(const nlohmann::json& in, CpuBudget& budget);
 
 CpuBudget compute_cpu_budget(const std::optional<CpuQuota>& quota, uint32_t visible_cpus);
 

@@ -2,11 +2,35 @@
 
 #include <prometheus/text_serializer.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "core/utf8.hpp"
+#include "metrics/family_builder.hpp"
 
 namespace hostprobe::metrics {
+
+namespace {
+
+// The text sources' outcomes join the collectors' samples: one family may appear only once.
+void add_outcomes(std::vector<prometheus::MetricFamily>& families,
+                  const std::vector<CollectorOutcome>& outcomes) {
+    if (outcomes.empty()) return;
+    FamilyBuilder samples = collector_success_family();
+    for (const auto& outcome : outcomes)
+        samples.add(outcome.success ? 1 : 0, {{"collector", outcome.collector}});
+    auto added = std::move(samples).build();
+    auto family = std::find_if(families.begin(), families.end(),
+                               [&](const auto& f) { return f.name == added.name; });
+    if (family == families.end()) {
+        families.push_back(std::move(added));
+        return;
+    }
+    family->metric.insert(family->metric.end(), std::make_move_iterator(added.metric.begin()),
+                          std::make_move_iterator(added.metric.end()));
+}
+
+}  // namespace
 
 void Exposition::add(std::shared_ptr<prometheus::Collectable> collectable) {
     collectables_.push_back(std::move(collectable));
@@ -23,6 +47,10 @@ std::string Exposition::render() const {
         families.insert(families.end(), std::make_move_iterator(collected.begin()),
                         std::make_move_iterator(collected.end()));
     }
+    std::vector<CollectorOutcome> outcomes;
+    for (const auto& source : sources_)
+        source->append_outcomes(outcomes);
+    add_outcomes(families, outcomes);
     std::ostringstream out;
     prometheus::TextSerializer().Serialize(out, families);
     std::string text = std::move(out).str();

@@ -47,6 +47,11 @@ FamilyBuilder counter(std::string name, std::string help) {
     return FamilyBuilder(std::move(name), std::move(help), prometheus::MetricType::Counter);
 }
 
+FamilyBuilder collector_success_family() {
+    return gauge("hostprobe_scrape_collector_success",
+                 "Whether a collector's data could be read at scrape time.");
+}
+
 void append(std::vector<prometheus::MetricFamily>& out, FamilyBuilder builder) {
     if (!builder.empty()) out.push_back(std::move(builder).build());
 }

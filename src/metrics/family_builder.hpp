@@ -32,6 +32,10 @@ FamilyBuilder gauge(std::string name, std::string help);
 FamilyBuilder counter(std::string name, std::string help);
 FamilyBuilder summary(std::string name, std::string help);
 
+// hostprobe_scrape_collector_success, with no samples yet: 1 per collector whose data could be
+// read at this scrape, 0 when it could not (node_exporter's per-collector guard).
+FamilyBuilder collector_success_family();
+
 // Appends the family unless it has no samples (an absent metric, e.g. an unlimited quota).
 void append(std::vector<prometheus::MetricFamily>& out, FamilyBuilder builder);
 

@@ -121,9 +121,7 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& r
                     .add(counters->throttled_seconds));
         }
     }
-    append(out, gauge("hostprobe_scrape_collector_success",
-                      "Whether a collector's data could be read at scrape time.")
-                    .add(ok ? 1 : 0, {{"collector", "cgroup_cpu_stat"}}));
+    append(out, collector_success_family().add(ok ? 1 : 0, {{"collector", "cgroup_cpu_stat"}}));
 }
 
 }  // namespace

@@ -8,13 +8,13 @@
 
 namespace hostprobe::probes {
 
-runs::ProbeRegistry builtin_probes(const StoragePolicy& storage, const SystemProbeOptions& system) {
+runs::ProbeRegistry builtin_probes(const ProbeSetup& setup) {
     runs::ProbeRegistry registry;
-    registry.add(std::make_unique<CpuProbe>());
-    registry.add(std::make_unique<CipherProbe>());
-    registry.add(std::make_unique<DiskProbe>(storage));
-    registry.add(std::make_unique<FilesProbe>(storage));
-    registry.add(std::make_unique<SystemProbe>(storage, system));
+    registry.add(make_probe<CpuProbe>(setup));
+    registry.add(make_probe<CipherProbe>(setup));
+    registry.add(make_probe<DiskProbe>(setup));
+    registry.add(make_probe<FilesProbe>(setup));
+    registry.add(make_probe<SystemProbe>(setup));
     return registry;
 }
 

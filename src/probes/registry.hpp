@@ -1,14 +1,11 @@
-// Every probe hostprobe has, registered in one list.
+// Every probe hostprobe has, registered in one list: one line per probe.
 #pragma once
 
-#include "probes/storage/storage_policy.hpp"
-#include "probes/system/system_probe.hpp"
+#include "probes/probe_setup.hpp"
 #include "runs/probe.hpp"
 
 namespace hostprobe::probes {
 
-// `storage` bounds where the disk, files and system probes may write.
-runs::ProbeRegistry builtin_probes(const StoragePolicy& storage,
-                                   const SystemProbeOptions& system = {});
+runs::ProbeRegistry builtin_probes(const ProbeSetup& setup);
 
 }  // namespace hostprobe::probes

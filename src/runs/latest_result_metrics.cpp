@@ -2,6 +2,7 @@
 
 #include <prometheus/text_serializer.h>
 
+#include <optional>
 #include <sstream>
 
 #include "runs/runner.hpp"
@@ -10,16 +11,18 @@ namespace hostprobe::runs {
 
 namespace {
 
-// A result restored from the journal may lack what the probe's gauges read: then the probe has
-// no result gauges (nothing, rather than a failed scrape), until its next run succeeds.
-std::string serialized(const Probe& probe, const Run& run) {
+// A result restored from the journal may not parse into the probe's result (an older or damaged
+// journal): then that probe alone has no result gauges, and its collector says 0, until its
+// next run succeeds.
+std::optional<std::string> serialized(const Probe& probe, const Run& run) {
     try {
+        auto families = probe.result_metrics(run.result.get(), unix_seconds(*run.finished_at));
+        if (!families) return std::nullopt;
         std::ostringstream text;
-        prometheus::TextSerializer().Serialize(
-            text, probe.result_metrics(run.result.get(), unix_seconds(*run.finished_at)));
+        prometheus::TextSerializer().Serialize(text, *families);
         return std::move(text).str();
     } catch (const std::exception&) {
-        return std::string();
+        return std::nullopt;
     }
 }
 
@@ -36,6 +39,15 @@ void LatestResultMetrics::append_to(std::string& out) const {
     }
 }
 
+void LatestResultMetrics::append_outcomes(std::vector<metrics::CollectorOutcome>& outcomes) const {
+    for (const auto& probe : registry_.probes()) {
+        const auto run_id = runner_.latest_succeeded_id(probe->name());
+        if (!run_id) continue;
+        if (const auto text = rendered(*probe, *run_id))
+            outcomes.push_back({probe->name() + "_result", text != unparsed_});
+    }
+}
+
 std::shared_ptr<const std::string> LatestResultMetrics::rendered(const Probe& probe,
                                                                  const std::string& run_id) const {
     {
@@ -47,7 +59,9 @@ std::shared_ptr<const std::string> LatestResultMetrics::rendered(const Probe& pr
     // Rendered outside the lock; two scrapes racing here render the same text twice.
     const auto run = runner_.get(run_id);
     if (!run || !run->finished_at) return nullptr;  // gone from the history meanwhile
-    auto text = std::make_shared<const std::string>(serialized(probe, *run));
+    auto serialized_text = serialized(probe, *run);
+    auto text = serialized_text ? std::make_shared<const std::string>(std::move(*serialized_text))
+                                : unparsed_;
     std::lock_guard<std::mutex> lock(mutex_);
     by_probe_[probe.name()] = Rendered{run_id, text};
     return text;

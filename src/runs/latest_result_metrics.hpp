@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "metrics/text_source.hpp"
 #include "runs/probe.hpp"
@@ -19,6 +20,8 @@ class LatestResultMetrics final : public metrics::TextSource {
   public:
     LatestResultMetrics(const Runner& runner, const ProbeRegistry& registry);
     void append_to(std::string& out) const override;
+    // `<probe>_result`: 0 when the newest succeeded run's result did not parse.
+    void append_outcomes(std::vector<metrics::CollectorOutcome>& outcomes) const override;
 
   private:
     std::shared_ptr<const std::string> rendered(const Probe& probe,
@@ -32,6 +35,8 @@ class LatestResultMetrics final : public metrics::TextSource {
     const ProbeRegistry& registry_;
     mutable std::mutex mutex_;
     mutable std::map<std::string, Rendered> by_probe_;
+    // The text of a result that did not parse: empty, and told apart by its address.
+    const std::shared_ptr<const std::string> unparsed_ = std::make_shared<const std::string>();
 };
 
 }  // namespace hostprobe::runs

@@ -1,6 +1,13 @@
 #include "runs/probe.hpp"
 
+#include <algorithm>
+
 namespace hostprobe::runs {
+
+size_t ProbeContext::count_or_workers(const nlohmann::json& auto_or_count) const {
+    if (auto_or_count.is_string()) return std::max<size_t>(1, host.cpu_budget.workers);
+    return auto_or_count.get<size_t>();
+}
 
 void ProbeRegistry::add(std::unique_ptr<Probe> probe) {
     probes_.push_back(std::move(probe));

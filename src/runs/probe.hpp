@@ -1,5 +1,6 @@
 // A probe: one capability that runs on request (cpu identification, cipher throughput, ...).
-// Adding a probe is a folder under src/probes and one line in src/probes/registry.cpp.
+// Adding a probe is a folder under src/probes and one line in src/probes/registry.cpp
+// (docs/ADDING_A_PROBE.md); built-in probes derive from `TypedProbe` (runs/typed_probe.hpp).
 #pragma once
 
 #include <prometheus/metric_family.h>
@@ -25,6 +26,10 @@ struct ProbeContext {
     std::stop_token stop;
     std::function<void(double)> report_progress;  // 0..1
     std::string run_id;                           // names the files a probe creates
+
+    // The one resolution of an `auto_or_integer` count (threads, copies): "auto" is the CPU
+    // budget's workers (at least 1), a number is itself.
+    size_t count_or_workers(const nlohmann::json& auto_or_count) const;
 };
 
 // A probe stopped by its stop token returns what it has and sets `partial`.
@@ -52,8 +57,9 @@ class Probe {
     // Errors end the run `failed` with their message; so do exceptions.
     virtual Result<ProbeOutcome> run(const ProbeContext& context,
                                      const nlohmann::json& params) const = 0;
-    // Gauges of the last completed run's result.
-    virtual std::vector<prometheus::MetricFamily> result_metrics(
+    // Gauges of a finished run's result, which may come from the journal of an earlier
+    // version: parse_error when it does not have the shape the gauges need.
+    virtual Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const = 0;
 };
 

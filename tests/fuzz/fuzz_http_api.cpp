@@ -51,7 +51,7 @@ struct Daemon {
         storage.free_space = [](const std::string&) -> Result<uint64_t> {
             return uint64_t{64} << 30;
         };
-        return probes::builtin_probes(storage);
+        return probes::builtin_probes({.storage = storage});
     }();
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
     http::AccessPolicy trusted_loopback;  // the default: no token, loopback trusted

@@ -29,7 +29,7 @@ const runs::ProbeRegistry& registry() {
         storage.free_space = [](const std::string&) -> Result<uint64_t> {
             return uint64_t{64} << 30;
         };
-        runs::ProbeRegistry built = probes::builtin_probes(storage);
+        runs::ProbeRegistry built = probes::builtin_probes({.storage = storage});
         // Sanity of the tables themselves: the defaults alone must be valid.
         for (const auto& probe : built.probes()) {
             auto defaults = probe->params().normalize(json::object());

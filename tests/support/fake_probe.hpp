@@ -87,7 +87,7 @@ class FakeProbe final : public runs::Probe {
     }
 
     // hostprobe_fake_value{probe} = the result's value; counts how often it was asked.
-    std::vector<prometheus::MetricFamily> result_metrics(const nlohmann::json& result,
+    Result<std::vector<prometheus::MetricFamily>> result_metrics(const nlohmann::json& result,
                                                          double) const override {
         ++metrics_built_;
         std::vector<prometheus::MetricFamily> families;

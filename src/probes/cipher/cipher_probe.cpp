@@ -321,7 +321,7 @@ Result<runs::ProbeOutcome> CipherProbe::run(const runs::ProbeContext& context,
     return runs::ProbeOutcome{std::move(result), std::move(text), cut_short};
 }
 
-std::vector<prometheus::MetricFamily> CipherProbe::result_metrics(
+Result<std::vector<prometheus::MetricFamily>> CipherProbe::result_metrics(
     const json& result, double finished_unix_seconds) const {
     std::vector<prometheus::MetricFamily> out;
     metrics::FamilyBuilder throughput =

@@ -20,7 +20,7 @@ class CipherProbe final : public runs::Probe {
     double expected_seconds(const nlohmann::json& params) const override;
     Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
                                    const nlohmann::json& params) const override;
-    std::vector<prometheus::MetricFamily> result_metrics(
+    Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const override;
 
   private:

@@ -5,11 +5,19 @@
 
 namespace hostprobe::probes {
 
-Result<runs::ProbeOutcome> CpuProbe::run(const runs::ProbeContext& context,
-                                         const nlohmann::json&) const {
-    const host::HostFacts facts = host::collect_host_facts(context.root);
+void to_json(nlohmann::json& out, const CpuResult& result) {
+    out = report::host_json(result.facts);
+}
+
+Result<CpuResult> CpuProbe::measure(const runs::ProbeContext& context,
+                                    const nlohmann::json&) const {
+    CpuResult result{host::collect_host_facts(context.root)};
     context.report_progress(1.0);
-    return runs::ProbeOutcome{report::host_json(facts), report::host_text(facts), false};
+    return result;
+}
+
+std::string CpuProbe::text_report(const CpuResult& result) const {
+    return report::host_text(result.facts);
 }
 
 }  // namespace hostprobe::probes

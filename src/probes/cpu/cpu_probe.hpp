@@ -1,11 +1,19 @@
 // Probe `cpu`: host identification on request (what GET /v1/host shows, collected afresh).
 #pragma once
 
-#include "runs/probe.hpp"
+#include "host/host_facts.hpp"
+#include "runs/typed_probe.hpp"
 
 namespace hostprobe::probes {
 
-class CpuProbe final : public runs::Probe {
+// The facts as collected; their JSON is GET /v1/host's. Never read back: the host metrics are
+// exported all the time, so a cpu run has no result metrics.
+struct CpuResult {
+    host::HostFacts facts;
+};
+void to_json(nlohmann::json& out, const CpuResult& result);
+
+class CpuProbe final : public runs::TypedProbe<CpuResult> {
   public:
     std::string name() const override { return "cpu"; }
     std::string description() const override {
@@ -15,12 +23,11 @@ class CpuProbe final : public runs::Probe {
     const runs::ParamTable& params() const override { return params_; }
     bool exclusive() const override { return false; }
     double expected_seconds(const nlohmann::json&) const override { return 0.1; }
-    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
-                                   const nlohmann::json& params) const override;
-    std::vector<prometheus::MetricFamily> result_metrics(const nlohmann::json&,
-                                                         double) const override {
-        return {};  // the host metrics are exported all the time
-    }
+
+  protected:
+    Result<CpuResult> measure(const runs::ProbeContext& context,
+                              const nlohmann::json& params) const override;
+    std::string text_report(const CpuResult& result) const override;
 
   private:
     runs::ParamTable params_;

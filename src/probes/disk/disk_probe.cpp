@@ -118,8 +118,8 @@ std::string text_report(const json& result) {
 
 }  // namespace
 
-DiskProbe::DiskProbe(StoragePolicy policy)
-    : policy_(std::move(policy)),
+DiskProbe::DiskProbe(const ProbeSetup& setup)
+    : policy_(setup.storage),
       params_({
           directory_param(),
           ParamSpec{.name = "rw",
@@ -316,7 +316,8 @@ Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
     return runs::ProbeOutcome{std::move(result), std::move(text), stopped};
 }
 
-std::vector<prometheus::MetricFamily> DiskProbe::result_metrics(const json& result, double) const {
+Result<std::vector<prometheus::MetricFamily>> DiskProbe::result_metrics(const json& result,
+                                                                        double) const {
     metrics::FamilyBuilder iops =
         metrics::gauge("hostprobe_disk_iops", "I/Os per second of the last completed disk run.");
     metrics::FamilyBuilder bandwidth =

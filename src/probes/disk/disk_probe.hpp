@@ -2,6 +2,7 @@
 // fields and text, on storage the operator allowed, without ever harming it.
 #pragma once
 
+#include "probes/probe_setup.hpp"
 #include "probes/storage/storage_policy.hpp"
 #include "runs/probe.hpp"
 
@@ -9,7 +10,7 @@ namespace hostprobe::probes {
 
 class DiskProbe final : public runs::Probe {
   public:
-    explicit DiskProbe(StoragePolicy policy);
+    explicit DiskProbe(const ProbeSetup& setup);
     std::string name() const override { return "disk"; }
     std::string description() const override {
         return "storage I/O latency and throughput like fio (psync/io_uring, direct, random or "
@@ -21,7 +22,7 @@ class DiskProbe final : public runs::Probe {
     double expected_seconds(const nlohmann::json& params) const override;
     Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
                                    const nlohmann::json& params) const override;
-    std::vector<prometheus::MetricFamily> result_metrics(
+    Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const override;
 
     // numjobs × bs × iodepth of buffers may not exceed this: hostprobe shares a small task.

@@ -143,8 +143,8 @@ const std::vector<std::string>& FilesProbe::operations() {
     return names;
 }
 
-FilesProbe::FilesProbe(StoragePolicy policy)
-    : policy_(std::move(policy)),
+FilesProbe::FilesProbe(const ProbeSetup& setup)
+    : policy_(setup.storage),
       params_({
           directory_param(),
           ParamSpec{.name = "files",
@@ -233,7 +233,8 @@ Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
     return runs::ProbeOutcome{std::move(result), std::move(text), stopped};
 }
 
-std::vector<prometheus::MetricFamily> FilesProbe::result_metrics(const json& result, double) const {
+Result<std::vector<prometheus::MetricFamily>> FilesProbe::result_metrics(const json& result,
+                                                                         double) const {
     metrics::FamilyBuilder latency =
         metrics::summary("hostprobe_files_op_latency_seconds",
                          "Latency quantiles of small-file operations, last completed files run.");

@@ -2,6 +2,7 @@
 // stat'ed, opened and read, unlinked), which fio's data test does not show.
 #pragma once
 
+#include "probes/probe_setup.hpp"
 #include "probes/storage/storage_policy.hpp"
 #include "runs/probe.hpp"
 
@@ -9,7 +10,7 @@ namespace hostprobe::probes {
 
 class FilesProbe final : public runs::Probe {
   public:
-    explicit FilesProbe(StoragePolicy policy);
+    explicit FilesProbe(const ProbeSetup& setup);
     std::string name() const override { return "files"; }
     std::string description() const override {
         return "small-file metadata latency: create+write+close, stat, open+read+close, unlink";
@@ -20,7 +21,7 @@ class FilesProbe final : public runs::Probe {
     double expected_seconds(const nlohmann::json& params) const override;
     Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
                                    const nlohmann::json& params) const override;
-    std::vector<prometheus::MetricFamily> result_metrics(
+    Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const override;
 
     // The four operations, in the order they run.

@@ -103,9 +103,9 @@ std::vector<size_t> system_copies(const json& copies_param, uint32_t budget_work
     return copies_param.get<std::vector<size_t>>();
 }
 
-SystemProbe::SystemProbe(StoragePolicy policy, SystemProbeOptions options)
-    : policy_(std::move(policy)),
-      options_(std::move(options)),
+SystemProbe::SystemProbe(const ProbeSetup& setup)
+    : policy_(setup.storage),
+      setup_(setup),
       params_({
           ParamSpec{.name = "tests",
                     .type = ParamType::choice_list,
@@ -203,13 +203,13 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
 
     CopyEnvironment environment;
     environment.stop = context.stop;
-    environment.owned_children = options_.owned_children;
+    environment.owned_children = setup_.owned_children;
     environment.directory_fd = work->directory ? work->directory->fd() : -1;
     environment.directory = work->directory ? work->directory->path() : std::string();
     environment.file_prefix = ".hostprobe-" + context.run_id;
-    environment.shell = options_.shell;
-    environment.self_exe = options_.self_exe;
-    const std::optional<std::string> no_shell = shell_unavailable(options_.shell);
+    environment.shell = setup_.shell;
+    environment.self_exe = setup_.self_exe;
+    const std::optional<std::string> no_shell = shell_unavailable(setup_.shell);
 
     json measured = json::array();
     json skipped = json::array();
@@ -263,7 +263,7 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
     return runs::ProbeOutcome{std::move(result), std::move(text), cut_short};
 }
 
-std::vector<prometheus::MetricFamily> SystemProbe::result_metrics(
+Result<std::vector<prometheus::MetricFamily>> SystemProbe::result_metrics(
     const json& result, double finished_unix_seconds) const {
     metrics::FamilyBuilder values = metrics::gauge(
         "hostprobe_system_result",

@@ -7,21 +7,16 @@
 #include <string>
 
 #include "core/owned_children.hpp"
+#include "probes/probe_setup.hpp"
 #include "probes/storage/storage_policy.hpp"
 #include "probes/system/work_directory.hpp"
 #include "runs/probe.hpp"
 
 namespace hostprobe::probes {
 
-struct SystemProbeOptions {
-    std::string shell = "/bin/sh";  // empty: the shell tests are skipped
-    std::string self_exe = "/proc/self/exe";
-    core::OwnedChildren* owned_children = nullptr;  // set when a PID-1 reaper runs
-};
-
 class SystemProbe final : public runs::Probe {
   public:
-    SystemProbe(StoragePolicy policy, SystemProbeOptions options);
+    explicit SystemProbe(const ProbeSetup& setup);
     std::string name() const override { return "system"; }
     std::string description() const override {
         return "UnixBench-style tests and index score, 1 copy and the CPU budget's workers "
@@ -33,7 +28,7 @@ class SystemProbe final : public runs::Probe {
     double expected_seconds(const nlohmann::json& params) const override;
     Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
                                    const nlohmann::json& params) const override;
-    std::vector<prometheus::MetricFamily> result_metrics(
+    Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const override;
 
   private:
@@ -49,7 +44,7 @@ class SystemProbe final : public runs::Probe {
                                              const std::string& run_id) const;
 
     StoragePolicy policy_;
-    SystemProbeOptions options_;
+    ProbeSetup setup_;  // its shell, self_exe and owned_children
     runs::ParamTable params_;
 };
 

@@ -57,7 +57,7 @@ TEST_CASE("one pass of each pattern: counts, bytes and histograms add up; files 
     for (const char* rw : {"randread", "randwrite", "read", "write", "randrw"}) {
         INFO(rw);
         Harness harness;
-        const DiskProbe probe(harness.policy);
+        const DiskProbe probe({.storage = harness.policy});
         auto outcome = harness.run(probe, {{"rw", rw},
                                            {"bs", "4k"},
                                            {"size", "1m"},
@@ -95,7 +95,7 @@ TEST_CASE("one pass of each pattern: counts, bytes and histograms add up; files 
 
 TEST_CASE("time based with direct I/O and a ramp, where the filesystem allows O_DIRECT") {
     Harness harness;
-    const DiskProbe probe(harness.policy);
+    const DiskProbe probe({.storage = harness.policy});
     auto outcome =
         harness.run(probe, {{"size", "1m"}, {"runtime", 1}, {"ramp_time", 0.2}, {"direct", true}});
     if (!outcome.ok() && outcome.error().message.find("refuses O_DIRECT") != std::string::npos) {
@@ -115,7 +115,7 @@ TEST_CASE("io_uring keeps iodepth in flight") {
         return;
     }
     Harness harness;
-    const DiskProbe probe(harness.policy);
+    const DiskProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"rw", "randrw"},
                                        {"bs", "4k"},
                                        {"size", "1m"},
@@ -137,7 +137,7 @@ TEST_CASE("io_uring keeps iodepth in flight") {
 
 TEST_CASE("a stop request ends the run with a partial result and no files") {
     Harness harness;
-    const DiskProbe probe(harness.policy);
+    const DiskProbe probe({.storage = harness.policy});
     // Stop as soon as the measured part begins (after the 10% of layout progress).
     harness.on_progress = [&](double fraction) {
         if (fraction > 0.1) harness.stop.request_stop();
@@ -152,7 +152,7 @@ TEST_CASE("a stop request ends the run with a partial result and no files") {
 
 TEST_CASE("refusals before anything is written") {
     Harness harness;
-    const DiskProbe probe(harness.policy);
+    const DiskProbe probe({.storage = harness.policy});
     auto not_blocks = harness.run(probe, {{"bs", "16k"}, {"size", "24k"}});
     REQUIRE_FALSE(not_blocks.ok());
     CHECK(not_blocks.error().message.find("whole number of blocks") != std::string::npos);
@@ -165,12 +165,12 @@ TEST_CASE("refusals before anything is written") {
     harness.policy.free_space = [](const std::string&) -> Result<uint64_t> {
         return uint64_t{10} << 20;
     };
-    const DiskProbe short_of_space(harness.policy);
+    const DiskProbe short_of_space({.storage = harness.policy});
     auto no_room = harness.run(short_of_space, {{"size", "16m"}});
     REQUIRE_FALSE(no_room.ok());
     CHECK(no_room.error().message.find("MiB free") != std::string::npos);
     StoragePolicy disabled;
-    const DiskProbe nowhere(disabled);
+    const DiskProbe nowhere({.storage = disabled});
     auto refused = harness.run(nowhere, {});
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.error().code == ErrorCode::forbidden);
@@ -195,7 +195,7 @@ TEST_CASE("ENOSPC on a small tmpfs fails the run clearly and leaves no file") {
     harness.policy.free_space = [](const std::string&) -> Result<uint64_t> {
         return uint64_t{1} << 30;
     };
-    const DiskProbe probe(harness.policy);
+    const DiskProbe probe({.storage = harness.policy});
     runs::ProbeContext context{harness.root, harness.facts, harness.stop.get_token(), [](double) {},
                                "enospc"};
     auto params = probe.params().normalize(
@@ -209,7 +209,7 @@ TEST_CASE("ENOSPC on a small tmpfs fails the run clearly and leaves no file") {
 
 TEST_CASE("files: every operation on every file, latency percentiles, nothing left behind") {
     Harness harness;
-    const FilesProbe probe(harness.policy);
+    const FilesProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"files", 60}, {"file_size", "1k"}, {"threads", 2}});
     REQUIRE_MESSAGE(outcome.ok(), outcome.error().message);
     const json& ops = outcome->result["ops"];
@@ -222,19 +222,22 @@ TEST_CASE("files: every operation on every file, latency percentiles, nothing le
     CHECK(outcome->text_report.find("unlink") != std::string::npos);
     CHECK(harness.directory_empty());
     const auto metrics = probe.result_metrics(outcome->result, 0);
-    CHECK(metrics.size() == 2);
+    REQUIRE(metrics.ok());
+    CHECK(metrics->size() == 2);
 }
 
 TEST_CASE("disk metrics: one series per direction the pattern uses, with quantiles") {
     Harness harness;
-    const DiskProbe probe(harness.policy);
+    const DiskProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"rw", "randwrite"},
                                        {"bs", "4k"},
                                        {"size", "256k"},
                                        {"time_based", false},
                                        {"direct", false}});
     REQUIRE(outcome.ok());
-    const auto families = probe.result_metrics(outcome->result, 0);
+    const auto built = probe.result_metrics(outcome->result, 0);
+    REQUIRE(built.ok());
+    const auto& families = *built;
     REQUIRE(families.size() == 3);
     CHECK(families[0].name == "hostprobe_disk_iops");
     CHECK(families[0].metric.size() == 1);  // write only

@@ -22,8 +22,7 @@ using nlohmann::json;
 namespace {
 
 struct Harness {
-    explicit Harness(SystemProbeOptions options = {}, StoragePolicy policy = {})
-        : probe(std::move(policy), std::move(options)) {}
+    explicit Harness(const ProbeSetup& setup = {}) : probe(setup) {}
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
     SystemProbe probe;
@@ -138,7 +137,7 @@ TEST_CASE("a run: both passes, each test's index, the scores, the report and the
     CHECK(text.find("Pipe Throughput                              12440.0") != std::string::npos);
     CHECK(text.find("System Benchmarks Index Score (Partial Only)") != std::string::npos);
 
-    const std::string metrics = metrics_text(harness.probe.result_metrics(result, 1.7e9));
+    const std::string metrics = metrics_text(harness.probe.result_metrics(result, 1.7e9).value());
     CHECK(metrics.find("hostprobe_system_result{test=pipe,copies=2,unit=lps,}") !=
           std::string::npos);
     CHECK(metrics.find("hostprobe_system_index{test=syscall,copies=1,}") != std::string::npos);
@@ -222,7 +221,7 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
 TEST_CASE("the private directory is bounded too: file_copy is skipped when its files do not fit") {
     StoragePolicy small;
     small.max_bytes = 32u << 20;  // one copy's files are 62.5 MiB
-    Harness harness({}, small);
+    Harness harness({.storage = small});
     auto outcome =
         harness.run({{"tests", {"file_copy", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
@@ -242,7 +241,7 @@ TEST_CASE("the directory a run worked in is the one it opened inside --disk-dir"
     allowed.mkdir("sub");
     StoragePolicy policy;
     policy.allowed_dirs = {std::filesystem::canonical(allowed.root()).string()};
-    Harness harness({}, policy);
+    Harness harness({.storage = policy});
     const std::string requested = policy.allowed_dirs[0] + "//sub/.";
     auto outcome = harness.run({{"tests", {"file_copy", "syscall"}},
                                 {"copies", {1}},

@@ -96,7 +96,7 @@ TEST_CASE(
 
 TEST_CASE("every probe's result gauges refuse a result of the wrong shape by exception, not UB") {
     probes::StoragePolicy storage;
-    const ProbeRegistry registry = probes::builtin_probes(storage);
+    const ProbeRegistry registry = probes::builtin_probes({.storage = storage});
     // Missing keys were const operator[] (undefined behaviour); -1 and 1e300 as a size_t were
     // undefined conversions.
     const std::vector<nlohmann::json> damaged = {
