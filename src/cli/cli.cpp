@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/serve.hpp"
+#include "cli/bounded_options.hpp"
 #include "cli/healthcheck.hpp"
 #include "cli/run_command.hpp"
 #include "core/build_info.hpp"
@@ -186,11 +187,8 @@ Result<probes::StoragePolicy> storage_policy(const ParsedOptions& options) {
                           "--disk-max-bytes must be a size such as 4g");
     }
     policy.max_bytes = *max_bytes;
-    auto max_runtime = parse_double(options.get("disk-max-runtime"));
-    if (!max_runtime || *max_runtime < 1 || *max_runtime > 86400) {
-        return make_error(ErrorCode::invalid_argument,
-                          "--disk-max-runtime must be seconds from 1 to 86400");
-    }
+    auto max_runtime = bounded_value(options, "disk-max-runtime", ValueKind::seconds, 1, 86400);
+    if (!max_runtime) return max_runtime.error();
     policy.max_runtime_seconds = *max_runtime;
     return policy;
 }
@@ -231,41 +229,33 @@ Result<nlohmann::json> read_params_file(const std::string& path) {
     return parse_params(text, path);
 }
 
-// --max-body-bytes, --max-header-bytes, --request-timeout, --max-connections,
-// --max-runs-per-minute, each within a sane range.
-Status apply_limits(const ParsedOptions& options, app::ServeConfig& config) {
-    auto size_in = [&](const char* name, uint64_t low, uint64_t high) -> Result<uint64_t> {
-        auto value = parse_byte_size(options.get(name));
-        if (!value || *value < low || *value > high)
-            return make_error(ErrorCode::invalid_argument,
-                              std::string("--") + name + " must be a size from " +
-                                  format_byte_size(low) + " to " + format_byte_size(high));
-        return *value;
+// serve's numeric options, each within a sane range.
+std::vector<BoundedOption<app::ServeConfig>> serve_bounded_options() {
+    using Config = app::ServeConfig;
+    return {
+        {"http-threads", ValueKind::count, 1, 256,
+         [](Config& c, double v) { c.http_threads = static_cast<size_t>(v); }, true},
+        {"queue-size", ValueKind::count, 1, 1000,
+         [](Config& c, double v) { c.queue_size = static_cast<size_t>(v); }},
+        {"history-size", ValueKind::count, 1, 100000,
+         [](Config& c, double v) { c.history_size = static_cast<size_t>(v); }},
+        {"probe-nice", ValueKind::count, 0, 19,
+         [](Config& c, double v) { c.probe_nice = static_cast<int>(v); }},
+        {"max-body-bytes", ValueKind::size, 1024, 16 << 20,
+         [](Config& c, double v) { c.max_body_bytes = static_cast<size_t>(v); }},
+        {"max-header-bytes", ValueKind::size, 1024, 1 << 20,
+         [](Config& c, double v) { c.max_header_bytes = static_cast<size_t>(v); }},
+        {"request-timeout", ValueKind::count, 1, 300,
+         [](Config& c, double v) { c.request_timeout_seconds = static_cast<int>(v); }},
+        {"max-connections", ValueKind::count, 1, 10000,
+         [](Config& c, double v) { c.max_connections = static_cast<size_t>(v); }},
+        {"max-runs-per-minute", ValueKind::count, 0, 100000,
+         [](Config& c, double v) { c.max_runs_per_minute = static_cast<size_t>(v); }},
+        {"price-vcpu-hour", ValueKind::dollars, 0, 1000,
+         [](Config& c, double v) { c.prices.vcpu_hour = v; }},
+        {"price-gb-hour", ValueKind::dollars, 0, 1000,
+         [](Config& c, double v) { c.prices.gb_hour = v; }},
     };
-    auto number_in = [&](const char* name, uint64_t low, uint64_t high) -> Result<uint64_t> {
-        auto value = parse_uint64(options.get(name));
-        if (!value || *value < low || *value > high)
-            return make_error(ErrorCode::invalid_argument,
-                              std::string("--") + name + " must be a number from " +
-                                  std::to_string(low) + " to " + std::to_string(high));
-        return *value;
-    };
-    auto body = size_in("max-body-bytes", 1024, 16 << 20);
-    if (!body) return body.error();
-    auto header = size_in("max-header-bytes", 1024, 1 << 20);
-    if (!header) return header.error();
-    auto timeout = number_in("request-timeout", 1, 300);
-    if (!timeout) return timeout.error();
-    auto connections = number_in("max-connections", 1, 10000);
-    if (!connections) return connections.error();
-    auto runs = number_in("max-runs-per-minute", 0, 100000);
-    if (!runs) return runs.error();
-    config.max_body_bytes = *body;
-    config.max_header_bytes = *header;
-    config.request_timeout_seconds = static_cast<int>(*timeout);
-    config.max_connections = *connections;
-    config.max_runs_per_minute = *runs;
-    return Ok{};
 }
 
 // "a.example,B.example" -> {"a.example", "b.example"}; each a DNS name without a port.
@@ -336,32 +326,10 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto sysroot = checked_sysroot(*options);
     if (!sysroot) return usage_error(parser, sysroot.error().message);
     config.sysroot = *sysroot;
-    if (options->has("http-threads")) {
-        auto threads = parse_uint64(options->get("http-threads"));
-        if (!threads || *threads < 1 || *threads > 256) {
-            return usage_error(parser, "--http-threads must be a number from 1 to 256");
-        }
-        config.http_threads = *threads;
-    }
-    auto queue_size = parse_uint64(options->get("queue-size"));
-    if (!queue_size || *queue_size < 1 || *queue_size > 1000) {
-        return usage_error(parser, "--queue-size must be a number from 1 to 1000");
-    }
-    config.queue_size = *queue_size;
-    auto history_size = parse_uint64(options->get("history-size"));
-    if (!history_size || *history_size < 1 || *history_size > 100000) {
-        return usage_error(parser, "--history-size must be a number from 1 to 100000");
-    }
-    config.history_size = *history_size;
-    auto probe_nice = parse_uint64(options->get("probe-nice"));
-    if (!probe_nice || *probe_nice > 19) {
-        return usage_error(parser, "--probe-nice must be a number from 0 to 19");
-    }
-    config.probe_nice = static_cast<int>(*probe_nice);
+    if (auto bounded = apply_bounded(*options, serve_bounded_options(), config); !bounded)
+        return usage_error(parser, bounded.error().message);
     config.system_shell = options->get("system-shell");
     config.state_dir = options->get("state-dir");
-    if (auto limits = apply_limits(*options, config); !limits)
-        return usage_error(parser, limits.error().message);
     if (options->has("tls-cert") != options->has("tls-key"))
         return usage_error(parser, "--tls-cert and --tls-key go together");
     for (const char* name : {"tls-cert", "tls-key"}) {
@@ -396,14 +364,6 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
         return usage_error(
             parser,
             "--ecs-metadata-uri: " + http::parse_http_url(config.ecs_metadata_uri).error().message);
-    }
-    for (const auto& [name, target] :
-         {std::pair<const char*, double*>{"price-vcpu-hour", &config.prices.vcpu_hour},
-          {"price-gb-hour", &config.prices.gb_hour}}) {
-        auto price = parse_double(options->get(name));
-        if (!price || *price < 0 || *price > 1000)
-            return usage_error(parser, std::string("--") + name + " must be dollars, e.g. 0.04048");
-        *target = *price;
     }
     auto storage = storage_policy(*options);
     if (!storage) return usage_error(parser, storage.error().message);
@@ -444,10 +404,9 @@ int run_healthcheck_command(const std::vector<std::string>& args,
         options->has("url") ? options->get("url") : default_healthcheck_url(environment);
     auto url = parse_http_url(url_text);
     if (!url) return usage_error(parser, "--url: " + url.error().message);
-    auto timeout = parse_double(options->get("timeout"));
-    if (!timeout || *timeout <= 0 || *timeout > 300) {
-        return usage_error(parser, "--timeout must be a number of seconds from 0 to 300");
-    }
+    // More than 0: a timeout of 0 would fail every check.
+    auto timeout = bounded_value(*options, "timeout", ValueKind::seconds, 0.001, 300);
+    if (!timeout) return usage_error(parser, timeout.error().message);
     if (auto healthy = check_health(*url, *timeout); !healthy) {
         std::fprintf(stderr, "hostprobe healthcheck: unhealthy: %s\n",
                      healthy.error().message.c_str());
