@@ -15,8 +15,10 @@ case "$mode" in
   *) echo "usage: $0 run|test|build" >&2; exit 2 ;;
 esac
 
-build_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nlohmann-json3-dev
-                prometheus-cpp-dev doctest-dev liburing-dev)
+# The agent needs these; its tests also doctest-dev.
+agent_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nlohmann-json3-dev
+                prometheus-cpp-dev liburing-dev)
+build_packages=("${agent_packages[@]}" doctest-dev)
 # prometheus: promtool checks /metrics and deploy/'s rules, and a real server scrapes a test
 # fleet; nodejs/npm: aws-sdk's ECS model validates task-definitions/; curl and python3 drive
 # the container test; openssl makes the TLS tests' certificate.
@@ -57,11 +59,12 @@ build() {  # build <dir> [cmake options...] [--target T]
 case "$mode" in
   build)
     install_missing "${build_packages[@]}"
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_TESTS=ON
     ;;
   run)
-    install_missing "${build_packages[@]}"
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    # Only what it runs: the agent, without the tests (a newcomer's first run in minutes).
+    install_missing "${agent_packages[@]}"
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_TESTS=OFF --target hostprobe
     exec ./build/hostprobe serve
     ;;
   test)
@@ -70,7 +73,7 @@ case "$mode" in
     if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
       install_missing "${node_packages[@]}"
     fi
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_TESTS=ON
     ctest --test-dir build --output-on-failure
     # The image, built and run under a 0.25 CPU / 512 MiB limit (installs podman if needed).
     tests/container/run.sh
