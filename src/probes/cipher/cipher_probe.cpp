@@ -3,11 +3,11 @@
 #include <openssl/crypto.h>
 
 #include <algorithm>
-#include <cmath>
+#include <chrono>
 #include <cstdio>
 #include <map>
 
-#include "core/json_reads.hpp"
+#include "core/stats.hpp"
 #include "core/strings.hpp"
 #include "host/cgroup.hpp"
 #include "host/proc_stat.hpp"
@@ -30,50 +30,121 @@ std::string percent(double fraction) {
     return buffer;
 }
 
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+// What one run measures, read once from its normalized params.
+struct CipherPlan {
+    std::vector<std::string> ciphers;
+    std::vector<size_t> sizes;
+    size_t repetitions = 1;
+    double seconds = 0;
+    size_t threads = 1;
+    CipherMode mode = CipherMode::stream;
+    bool decrypt = false;
+};
+
+CipherPlan plan_from(const runs::ProbeContext& context, const json& params) {
+    return {
+        .ciphers = params["ciphers"].get<std::vector<std::string>>(),
+        .sizes = params["block_sizes"].get<std::vector<size_t>>(),
+        .repetitions = params["repetitions"].get<size_t>(),
+        .seconds = params["seconds"].get<double>(),
+        .threads = context.count_or_workers(params["threads"]),
+        // The param table accepts only the three names.
+        .mode = cipher_mode_named(params["mode"].get<std::string>()).value_or(CipherMode::stream),
+        .decrypt = params["decrypt"].get<bool>()};
 }
 
-json measurement_json(const Measurement& m) {
-    return {{"cipher", m.cipher},
-            {"block_bytes", m.block_bytes},
-            {"threads", m.threads},
-            {"seconds", m.seconds},
-            {"ops", m.ops},
-            {"bytes", m.bytes},
-            {"bytes_per_second", m.bytes_per_second},
-            {"cpu_seconds", m.cpu_seconds},
-            {"cpu_bytes_per_second", m.cpu_bytes_per_second}};
+// Every repetition of every cell, by cipher and block size; `partial` when the run was stopped.
+struct CipherTables {
+    std::map<std::pair<std::string, size_t>, std::vector<Measurement>> cells;
+    bool partial = false;
+};
+
+Result<CipherTables> measure_tables(const CipherPlan& plan, const runs::ProbeContext& context) {
+    // Whole tables are repeated (as the seeds ran openssl speed three times), so that drift in
+    // the machine's speed spreads over every cell rather than landing on one.
+    CipherTables tables;
+    const size_t total = plan.ciphers.size() * plan.sizes.size() * plan.repetitions;
+    size_t done = 0;
+    for (size_t repetition = 0; repetition < plan.repetitions; ++repetition) {
+        for (const auto& cipher : plan.ciphers) {
+            for (size_t size : plan.sizes) {
+                if (context.stop.stop_requested()) {
+                    tables.partial = true;
+                    return tables;
+                }
+                const MeasurementSpec spec{cipher,       size,      plan.threads,
+                                           plan.seconds, plan.mode, plan.decrypt};
+                auto measured = measure_cipher(spec, context.stop, [&](double within) {
+                    context.report_progress((static_cast<double>(done) + within) /
+                                            static_cast<double>(total));
+                });
+                if (!measured) return measured.error();
+                if (!measured->complete) {
+                    tables.partial = true;
+                    return tables;
+                }
+                tables.cells[{cipher, size}].push_back(*measured);
+                context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
+            }
+        }
+    }
+    return tables;
 }
 
-json spread(const std::vector<Measurement>& runs, double Measurement::*field) {
+CipherCell cell_of(const Measurement& measurement) {
+    return {.cipher = measurement.cipher,
+            .block_bytes = measurement.block_bytes,
+            .threads = measurement.threads,
+            .seconds = measurement.seconds,
+            .ops = measurement.ops,
+            .bytes = measurement.bytes,
+            .bytes_per_second = measurement.bytes_per_second,
+            .cpu_seconds = measurement.cpu_seconds,
+            .cpu_bytes_per_second = measurement.cpu_bytes_per_second};
+}
+
+core::Spread spread_of(const std::vector<Measurement>& repetitions, double Measurement::*rate) {
     std::vector<double> values;
-    for (const auto& run : runs)
-        values.push_back(run.*field);
-    return {{"min", *std::min_element(values.begin(), values.end())},
-            {"median", median(values)},
-            {"max", *std::max_element(values.begin(), values.end())}};
+    for (const auto& repetition : repetitions)
+        values.push_back(repetition.*rate);
+    return *core::spread(values);  // a cell exists only once it was measured
 }
 
-// The repetition whose wall-clock figure is the median, with min/median/max of both clocks.
-json combine_repetitions(const std::vector<Measurement>& repetitions) {
+// The repetition whose wall-clock figure is the median, with the median of both clocks, and
+// their min/median/max when there was more than one.
+CipherCell combine_repetitions(const std::vector<Measurement>& repetitions) {
     std::vector<Measurement> sorted = repetitions;
     std::sort(sorted.begin(), sorted.end(), [](const Measurement& a, const Measurement& b) {
         return a.bytes_per_second < b.bytes_per_second;
     });
-    json combined = measurement_json(sorted[(sorted.size() - 1) / 2]);
-    combined["bytes_per_second"] = spread(repetitions, &Measurement::bytes_per_second)["median"];
-    combined["cpu_bytes_per_second"] =
-        spread(repetitions, &Measurement::cpu_bytes_per_second)["median"];
-    if (repetitions.size() > 1) {
-        combined["repetitions"] = {
-            {"count", repetitions.size()},
-            {"bytes_per_second", spread(repetitions, &Measurement::bytes_per_second)},
-            {"cpu_bytes_per_second", spread(repetitions, &Measurement::cpu_bytes_per_second)}};
+    CipherCell cell = cell_of(sorted[(sorted.size() - 1) / 2]);
+    const core::Spread wall = spread_of(repetitions, &Measurement::bytes_per_second);
+    const core::Spread cpu = spread_of(repetitions, &Measurement::cpu_bytes_per_second);
+    cell.bytes_per_second = wall.median;
+    cell.cpu_bytes_per_second = cpu.median;
+    if (repetitions.size() > 1) cell.repetitions = CipherRepetitions{repetitions.size(), wall, cpu};
+    return cell;
+}
+
+// The cells in the order asked for, cipher-major; those never measured are left out.
+std::vector<CipherCell> cells_in_order(const CipherPlan& plan, const CipherTables& tables) {
+    std::vector<CipherCell> cells;
+    for (const auto& cipher : plan.ciphers) {
+        for (size_t size : plan.sizes) {
+            auto it = tables.cells.find({cipher, size});
+            if (it != tables.cells.end()) cells.push_back(combine_repetitions(it->second));
+        }
     }
-    return combined;
+    return cells;
+}
+
+double median_wall_to_cpu(const std::vector<CipherCell>& cells) {
+    std::vector<double> ratios;
+    for (const auto& cell : cells) {
+        if (cell.cpu_bytes_per_second > 0)
+            ratios.push_back(cell.bytes_per_second / cell.cpu_bytes_per_second);
+    }
+    return core::median(ratios).value_or(1);
 }
 
 std::optional<host::ThrottlingCounters> throttling_now(const runs::ProbeContext& context) {
@@ -88,6 +159,15 @@ std::optional<double> steal_now(const runs::ProbeContext& context) {
     auto steal = host::read_steal_seconds(context.root);
     if (!steal) return std::nullopt;
     return *steal;
+}
+
+std::optional<host::ThrottlingCounters> throttling_change(
+    const std::optional<host::ThrottlingCounters>& before,
+    const std::optional<host::ThrottlingCounters>& after) {
+    if (!before || !after) return std::nullopt;
+    return host::ThrottlingCounters{after->periods - before->periods,
+                                    after->throttled_periods - before->throttled_periods,
+                                    after->throttled_seconds - before->throttled_seconds};
 }
 
 }  // namespace
@@ -145,12 +225,6 @@ CipherProbe::CipherProbe()
                     .default_value = false,
                     .description = "measure decryption instead of encryption"},
       }) {}
-
-size_t cipher_threads(const json& threads_param, uint32_t budget_workers) {
-    if (threads_param.is_string()) return std::max<uint32_t>(1, budget_workers);
-    return threads_param.get<size_t>();
-}
-
 Status CipherProbe::check(const json& params) const {
     if (params["mode"] == "stream") return Ok{};
     for (const auto& cipher : params["ciphers"]) {
@@ -212,135 +286,73 @@ ThrottleVerdict judge_throttling(const ThrottleEvidence& evidence) {
     return verdict;
 }
 
-Result<runs::ProbeOutcome> CipherProbe::run(const runs::ProbeContext& context,
-                                            const json& params) const {
-    const size_t threads = cipher_threads(params["threads"], context.host.cpu_budget.workers);
-    const auto ciphers = params["ciphers"].get<std::vector<std::string>>();
-    const auto sizes = params["block_sizes"].get<std::vector<size_t>>();
-    const auto repetitions = params["repetitions"].get<size_t>();
-    const double seconds = params["seconds"].get<double>();
-    const CipherMode mode = params["mode"] == "aead-record" ? CipherMode::aead_record
-                            : params["mode"] == "message"   ? CipherMode::message
-                                                            : CipherMode::stream;
-    const bool decrypt = params["decrypt"].get<bool>();
-
+Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
+                                          const json& params) const {
+    const CipherPlan plan = plan_from(context, params);
     const auto throttling_before = throttling_now(context);
     const auto steal_before = steal_now(context);
     const auto started = std::chrono::steady_clock::now();
-
-    // Whole tables are repeated (as the seeds ran openssl speed three times), so that drift in
-    // the machine's speed spreads over every cell rather than landing on one.
-    std::map<std::pair<std::string, size_t>, std::vector<Measurement>> cells;
-    const size_t total = ciphers.size() * sizes.size() * repetitions;
-    size_t done = 0;
-    bool cut_short = false;
-    for (size_t repetition = 0; repetition < repetitions && !cut_short; ++repetition) {
-        for (const auto& cipher : ciphers) {
-            for (size_t size : sizes) {
-                if (context.stop.stop_requested()) {
-                    cut_short = true;
-                    break;
-                }
-                const MeasurementSpec spec{cipher, size, threads, seconds, mode, decrypt};
-                auto measured = measure_cipher(spec, context.stop, [&](double within) {
-                    context.report_progress((static_cast<double>(done) + within) /
-                                            static_cast<double>(total));
-                });
-                if (!measured) return measured.error();
-                if (!measured->complete) {
-                    cut_short = true;
-                    break;
-                }
-                cells[{cipher, size}].push_back(*measured);
-                context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
-            }
-            if (cut_short) break;
-        }
-    }
+    auto tables = measure_tables(plan, context);
+    if (!tables) return tables.error();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-    json measurements = json::array();
-    std::vector<double> ratios;
-    for (const auto& cipher : ciphers) {
-        for (size_t size : sizes) {
-            auto it = cells.find({cipher, size});
-            if (it == cells.end()) continue;
-            json combined = combine_repetitions(it->second);
-            if (combined["cpu_bytes_per_second"].get<double>() > 0) {
-                ratios.push_back(combined["bytes_per_second"].get<double>() /
-                                 combined["cpu_bytes_per_second"].get<double>());
-            }
-            measurements.push_back(std::move(combined));
-        }
-    }
+    CipherResult result;
+    result.measurements = cells_in_order(plan, *tables);
+    result.threads = plan.threads;
+    result.seconds_per_measurement = plan.seconds;
+    result.mode = plan.mode;
+    result.decrypt = plan.decrypt;
+    result.throttling = throttling_change(throttling_before, throttling_now(context));
+    const auto steal_after = steal_now(context);
+    if (steal_before && steal_after) result.steal_seconds = *steal_after - *steal_before;
 
     ThrottleEvidence evidence;
-    evidence.wall_to_cpu = ratios.empty() ? 1 : median(ratios);
+    evidence.wall_to_cpu = median_wall_to_cpu(result.measurements);
     if (context.host.cgroup.cpu_quota)
         evidence.quota_cores = context.host.cgroup.cpu_quota->cores();
-    const auto throttling_after = throttling_now(context);
-    json throttling = nullptr;
-    if (throttling_before && throttling_after) {
-        evidence.periods = throttling_after->periods - throttling_before->periods;
-        evidence.throttled_periods =
-            throttling_after->throttled_periods - throttling_before->throttled_periods;
-        evidence.throttled_seconds =
-            throttling_after->throttled_seconds - throttling_before->throttled_seconds;
-        throttling = {{"periods", *evidence.periods},
-                      {"throttled_periods", *evidence.throttled_periods},
-                      {"throttled_seconds", *evidence.throttled_seconds}};
+    if (result.throttling) {
+        evidence.periods = result.throttling->periods;
+        evidence.throttled_periods = result.throttling->throttled_periods;
+        evidence.throttled_seconds = result.throttling->throttled_seconds;
     }
-    const auto steal_after = steal_now(context);
-    if (steal_before && steal_after) evidence.steal_seconds = *steal_after - *steal_before;
+    evidence.steal_seconds = result.steal_seconds;
     evidence.wall_seconds = wall;
-    evidence.threads = threads;
+    evidence.threads = plan.threads;
     evidence.visible_cpus = context.host.cpu_budget.visible_cpus;
     const ThrottleVerdict verdict = judge_throttling(evidence);
 
-    const auto& budget = context.host.cpu_budget;
-    json result = {
-        {"measurements", std::move(measurements)},
-        {"threads", threads},
-        {"seconds_per_measurement", seconds},
-        {"mode", params["mode"]},
-        {"decrypt", decrypt},
-        {"throttling", throttling},
-        {"steal_seconds", evidence.steal_seconds ? json(*evidence.steal_seconds) : json(nullptr)},
-        {"wall_to_cpu_ratio", verdict.wall_to_cpu},
-        {"throttled", verdict.throttled},
-        {"explanation", verdict.explanation},
-        {"openssl_version", OpenSSL_version(OPENSSL_VERSION)},
-        {"cpu_budget",
-         {{"cores", budget.cores},
-          {"workers", budget.workers},
-          {"visible_cpus", budget.visible_cpus},
-          {"source", budget.source}}},
-        {"partial", cut_short}};
-    std::string text = speed_report(result);
-    return runs::ProbeOutcome{std::move(result), std::move(text), cut_short};
+    result.wall_to_cpu_ratio = verdict.wall_to_cpu;
+    result.throttled = verdict.throttled;
+    result.explanation = verdict.explanation;
+    result.openssl_version = OpenSSL_version(OPENSSL_VERSION);
+    result.cpu_budget = context.host.cpu_budget;
+    result.partial = tables->partial;
+    return result;
 }
 
-Result<std::vector<prometheus::MetricFamily>> CipherProbe::result_metrics(
-    const json& result, double finished_unix_seconds) const {
+std::string CipherProbe::text_report(const CipherResult& result) const {
+    return speed_report(result);
+}
+
+std::vector<prometheus::MetricFamily> CipherProbe::metrics(const CipherResult& result,
+                                                           double finished_unix_seconds) const {
     std::vector<prometheus::MetricFamily> out;
     metrics::FamilyBuilder throughput =
         metrics::gauge("hostprobe_cipher_throughput_bytes_per_second",
                        "Cipher throughput of the last completed cipher run; clock=wall is what the "
                        "task gets, clock=cpu what "
                        "openssl speed prints without -elapsed.");
-    // at() and integer_or_throw: a result restored from the journal may have any shape.
-    for (const auto& m : result.at("measurements")) {
-        const metrics::Labels labels = {
-            {"cipher", m.at("cipher").get<std::string>()},
-            {"block_bytes", std::to_string(integer_or_throw<size_t>(m.at("block_bytes")))},
-            {"threads", std::to_string(integer_or_throw<size_t>(m.at("threads")))}};
+    for (const auto& cell : result.measurements) {
+        const metrics::Labels labels = {{"cipher", cell.cipher},
+                                        {"block_bytes", std::to_string(cell.block_bytes)},
+                                        {"threads", std::to_string(cell.threads)}};
         metrics::Labels wall = labels;
         wall.emplace_back("clock", "wall");
-        throughput.add(m.at("bytes_per_second").get<double>(), wall);
+        throughput.add(cell.bytes_per_second, wall);
         metrics::Labels cpu = labels;
         cpu.emplace_back("clock", "cpu");
-        throughput.add(m.at("cpu_bytes_per_second").get<double>(), cpu);
+        throughput.add(cell.cpu_bytes_per_second, cpu);
     }
     metrics::append(out, std::move(throughput));
     metrics::append(out, metrics::gauge("hostprobe_cipher_last_run_timestamp_seconds",

@@ -2,11 +2,12 @@
 // worker threads in wall-clock AND CPU time, so CFS throttling shows instead of hiding.
 #pragma once
 
-#include "runs/probe.hpp"
+#include "probes/cipher/cipher_result.hpp"
+#include "runs/typed_probe.hpp"
 
 namespace hostprobe::probes {
 
-class CipherProbe final : public runs::Probe {
+class CipherProbe final : public runs::TypedProbe<CipherResult> {
   public:
     CipherProbe();
     std::string name() const override { return "cipher"; }
@@ -18,17 +19,17 @@ class CipherProbe final : public runs::Probe {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
-    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
-                                   const nlohmann::json& params) const override;
-    Result<std::vector<prometheus::MetricFamily>> result_metrics(
-        const nlohmann::json& result, double finished_unix_seconds) const override;
+
+  protected:
+    Result<CipherResult> measure(const runs::ProbeContext& context,
+                                 const nlohmann::json& params) const override;
+    std::string text_report(const CipherResult& result) const override;
+    std::vector<prometheus::MetricFamily> metrics(const CipherResult& result,
+                                                  double finished_unix_seconds) const override;
 
   private:
     runs::ParamTable params_;
 };
-
-// How many threads a run uses: "auto" is the CPU budget's workers.
-size_t cipher_threads(const nlohmann::json& threads_param, uint32_t budget_workers);
 
 // Whether wall-clock throughput fell more than 10% below the CPU-time figure, and why.
 struct ThrottleVerdict {

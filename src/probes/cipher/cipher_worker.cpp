@@ -119,6 +119,22 @@ bool operate(const CipherJob& job, ThreadState& state) {
 
 }  // namespace
 
+std::string cipher_mode_name(CipherMode mode) {
+    switch (mode) {
+        case CipherMode::message: return "message";
+        case CipherMode::aead_record: return "aead-record";
+        case CipherMode::stream: break;
+    }
+    return "stream";
+}
+
+std::optional<CipherMode> cipher_mode_named(std::string_view name) {
+    for (CipherMode mode : {CipherMode::stream, CipherMode::message, CipherMode::aead_record}) {
+        if (cipher_mode_name(mode) == name) return mode;
+    }
+    return std::nullopt;
+}
+
 ThreadMeasurement run_cipher_thread(const CipherJob& job, StartGate& gate, std::stop_token stop) {
     ThreadMeasurement measurement;
     ThreadState state;

@@ -13,14 +13,20 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 
 #include "probes/common/start_gate.hpp"
 
 namespace hostprobe::probes {
 
 enum class CipherMode { stream, message, aead_record };
+
+// The names the `mode` param and the result use: stream, message, aead-record.
+std::string cipher_mode_name(CipherMode mode);
+std::optional<CipherMode> cipher_mode_named(std::string_view name);
 
 struct CipherJob {
     const EVP_CIPHER* cipher = nullptr;

@@ -11,8 +11,6 @@ namespace hostprobe::probes {
 
 namespace {
 
-using nlohmann::json;
-
 std::string shortest(double value) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%g", value);
@@ -30,17 +28,16 @@ std::string column(double value) {
 }
 
 // openssl speed: "%-13s" names, " %11.2fk" for figures over 10000 (in 1000s of bytes).
-std::string table(const json& measurements, const char* field) {
+std::string table(const std::vector<CipherCell>& measurements, double CipherCell::*rate) {
     std::vector<size_t> sizes;
     std::vector<std::string> ciphers;
     std::map<std::pair<std::string, size_t>, double> figures;
-    for (const auto& measurement : measurements) {
-        const std::string cipher = measurement["cipher"];
-        const size_t size = measurement["block_bytes"];
-        if (std::find(sizes.begin(), sizes.end(), size) == sizes.end()) sizes.push_back(size);
-        if (std::find(ciphers.begin(), ciphers.end(), cipher) == ciphers.end())
-            ciphers.push_back(cipher);
-        figures[{cipher, size}] = measurement[field].get<double>();
+    for (const auto& cell : measurements) {
+        if (std::find(sizes.begin(), sizes.end(), cell.block_bytes) == sizes.end())
+            sizes.push_back(cell.block_bytes);
+        if (std::find(ciphers.begin(), ciphers.end(), cell.cipher) == ciphers.end())
+            ciphers.push_back(cell.cipher);
+        figures[{cell.cipher, cell.block_bytes}] = cell.*rate;
     }
     std::string out = "The 'numbers' are in 1000s of bytes per second processed.\ntype        ";
     for (size_t size : sizes) {
@@ -64,31 +61,29 @@ std::string table(const json& measurements, const char* field) {
 
 }  // namespace
 
-std::string speed_report(const json& result) {
-    std::string out = "hostprobe cipher: " + std::to_string(result["threads"].get<int>()) +
-                      " thread(s), " + shortest(result["seconds_per_measurement"].get<double>()) +
-                      " s per measurement, mode " + result["mode"].get<std::string>() + ", " +
-                      (result["decrypt"].get<bool>() ? "decrypt" : "encrypt") + ", " +
-                      result["openssl_version"].get<std::string>() + "\n";
-    if (result.value("partial", false)) out += "(partial: the run was cancelled)\n";
+std::string speed_report(const CipherResult& result) {
+    std::string out = "hostprobe cipher: " + std::to_string(result.threads) + " thread(s), " +
+                      shortest(result.seconds_per_measurement) + " s per measurement, mode " +
+                      cipher_mode_name(result.mode) + ", " +
+                      (result.decrypt ? "decrypt" : "encrypt") + ", " + result.openssl_version +
+                      "\n";
+    if (result.partial) out += "(partial: the run was cancelled)\n";
     out += "\nWall clock (what `openssl speed -elapsed` prints):\n" +
-           table(result["measurements"], "bytes_per_second");
+           table(result.measurements, &CipherCell::bytes_per_second);
     out += "\nCPU time (what `openssl speed` prints without -elapsed):\n" +
-           table(result["measurements"], "cpu_bytes_per_second");
-    const json& throttling = result["throttling"];
+           table(result.measurements, &CipherCell::cpu_bytes_per_second);
     out += "\n";
-    if (throttling.is_object()) {
-        out += "CFS throttling during the run: " +
-               std::to_string(throttling["throttled_periods"].get<uint64_t>()) + " of " +
-               std::to_string(throttling["periods"].get<uint64_t>()) + " periods, " +
-               format_fixed(throttling["throttled_seconds"].get<double>(), 2) + " s throttled\n";
+    if (const auto& throttling = result.throttling) {
+        out += "CFS throttling during the run: " + std::to_string(throttling->throttled_periods) +
+               " of " + std::to_string(throttling->periods) + " periods, " +
+               format_fixed(throttling->throttled_seconds, 2) + " s throttled\n";
     }
-    if (result["steal_seconds"].is_number()) {
-        out += "CPU time stolen by the hypervisor: " +
-               format_fixed(result["steal_seconds"].get<double>(), 2) + " s\n";
+    if (result.steal_seconds) {
+        out +=
+            "CPU time stolen by the hypervisor: " + format_fixed(*result.steal_seconds, 2) + " s\n";
     }
-    out += std::string("Throttled: ") + (result["throttled"].get<bool>() ? "yes" : "no") + ". " +
-           result["explanation"].get<std::string>() + "\n";
+    out += std::string("Throttled: ") + (result.throttled ? "yes" : "no") + ". " +
+           result.explanation + "\n";
     return out;
 }
 

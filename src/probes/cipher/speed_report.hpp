@@ -2,12 +2,12 @@
 // (what -elapsed prints) and one for CPU time (what openssl speed prints by default).
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "probes/cipher/cipher_result.hpp"
 
 namespace hostprobe::probes {
 
-// `result` is the cipher probe's result JSON.
-std::string speed_report(const nlohmann::json& result);
+std::string speed_report(const CipherResult& result);
 
 }  // namespace hostprobe::probes

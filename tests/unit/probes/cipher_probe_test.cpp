@@ -151,9 +151,13 @@ TEST_CASE("throttling verdicts say why the clocks differ") {
 }
 
 TEST_CASE("the threads param: auto follows the budget") {
-    CHECK(cipher_threads("auto", 1) == 1);
-    CHECK(cipher_threads("auto", 4) == 4);
-    CHECK(cipher_threads(8, 1) == 8);
+    Harness harness;
+    const runs::ProbeContext context{harness.root, harness.facts, {}, [](double) {}};
+    harness.facts.cpu_budget.workers = 1;
+    CHECK(context.count_or_workers("auto") == 1);
+    harness.facts.cpu_budget.workers = 4;
+    CHECK(context.count_or_workers("auto") == 4);
+    CHECK(context.count_or_workers(8) == 8);
 }
 
 TEST_CASE("steal time from /proc/stat") {
