@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "core/unique_fd.hpp"
+
 namespace hostprobe::probes {
 
 Result<ChildProcess> ChildProcess::adopt(pid_t pid, core::OwnedChildren* owned, bool own_group,
@@ -43,24 +45,23 @@ int ChildProcess::wait() {
 std::optional<int> ChildProcess::wait_unless(const std::stop_token& stop) {
     // A pidfd turns "the child ended" into something poll() can wait for next to a timeout;
     // without one (kernels before 5.3) the child is looked at every millisecond.
-    const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0));
+    core::UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid_, 0)));
     while (!stop.stop_requested()) {
         int status = 0;
         const pid_t ended = ::waitpid(pid_, &status, WNOHANG);
         if (ended == pid_) {
-            if (pidfd >= 0) ::close(pidfd);
             reaped_ = true;
             if (owned_) owned_->release(pid_);
             return status;
         }
-        if (pidfd >= 0) {
-            pollfd ended_event{pidfd, POLLIN, 0};
+        if (pidfd) {
+            pollfd ended_event{pidfd.get(), POLLIN, 0};
             (void)::poll(&ended_event, 1, 50);
         } else {
             ::usleep(1000);
         }
     }
-    if (pidfd >= 0) ::close(pidfd);
+    pidfd.reset();
     kill_and_wait();
     return std::nullopt;
 }

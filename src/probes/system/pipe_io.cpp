@@ -23,26 +23,6 @@ Result<Pipe> Pipe::open_socket_pair() {
     return Pipe(ends[0], ends[1]);
 }
 
-Pipe::Pipe(Pipe&& other) noexcept : read_end_(other.read_end_), write_end_(other.write_end_) {
-    other.read_end_ = -1;
-    other.write_end_ = -1;
-}
-
-Pipe::~Pipe() {
-    close_read();
-    close_write();
-}
-
-void Pipe::close_read() {
-    if (read_end_ >= 0) ::close(read_end_);
-    read_end_ = -1;
-}
-
-void Pipe::close_write() {
-    if (write_end_ >= 0) ::close(write_end_);
-    write_end_ = -1;
-}
-
 namespace {
 
 // Repeats `transfer` (a read, write or send of up to `size` bytes at `bytes`) over short

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "core/unique_fd.hpp"
 
 namespace hostprobe::probes {
 
@@ -15,19 +16,15 @@ class Pipe {
     // A connected pair of Unix stream sockets used one way: writes with send_all() to it never
     // raise SIGPIPE, whatever happened to the reader.
     static Result<Pipe> open_socket_pair();
-    Pipe(Pipe&& other) noexcept;
-    Pipe& operator=(Pipe&&) = delete;
-    Pipe(const Pipe&) = delete;
-    ~Pipe();
-    int read_end() const { return read_end_; }
-    int write_end() const { return write_end_; }
-    void close_read();
-    void close_write();
+    int read_end() const { return read_end_.get(); }
+    int write_end() const { return write_end_.get(); }
+    void close_read() { read_end_.reset(); }
+    void close_write() { write_end_.reset(); }
 
   private:
     Pipe(int read_end, int write_end) : read_end_(read_end), write_end_(write_end) {}
-    int read_end_;
-    int write_end_;
+    core::UniqueFd read_end_;
+    core::UniqueFd write_end_;
 };
 
 // Loop over short transfers and EINTR; false on an error or the end of the input.

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/unique_fd.hpp"
 #include "probes/system/pipe_io.hpp"
 #include "probes/system/system_tests.hpp"
 
@@ -32,14 +33,6 @@ std::optional<mode_t> current_umask() {
     }
     return std::nullopt;
 }
-
-// Closes a descriptor when it goes out of scope.
-struct Descriptor {
-    int fd = -1;
-    ~Descriptor() {
-        if (fd >= 0) ::close(fd);
-    }
-};
 
 }  // namespace
 
@@ -98,21 +91,21 @@ class FileCopy final : public PreparedCopy {
           target_path_(environment.directory + "/" + target_name_),
           buffer_(buffer_bytes, 'x') {}
     ~FileCopy() override {
-        if (source_.fd >= 0) ::unlinkat(directory_, source_name_.c_str(), 0);
-        if (target_.fd >= 0) ::unlinkat(directory_, target_name_.c_str(), 0);
+        if (source_) ::unlinkat(directory_, source_name_.c_str(), 0);
+        if (target_) ::unlinkat(directory_, target_name_.c_str(), 0);
     }
 
     Status create(size_t max_blocks) {
         const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-        source_.fd = ::openat(directory_, source_name_.c_str(), flags, 0600);
-        if (source_.fd < 0) return errno_error("cannot create " + source_path_);
-        target_.fd = ::openat(directory_, target_name_.c_str(), flags, 0600);
-        if (target_.fd < 0) return errno_error("cannot create " + target_path_);
+        source_.reset(::openat(directory_, source_name_.c_str(), flags, 0600));
+        if (!source_) return errno_error("cannot create " + source_path_);
+        target_.reset(::openat(directory_, target_name_.c_str(), flags, 0600));
+        if (!target_) return errno_error("cannot create " + target_path_);
         for (size_t block = 0; block < max_blocks; ++block) {
-            if (!write_all(source_.fd, buffer_.data(), buffer_.size()))
+            if (!write_all(source_.get(), buffer_.data(), buffer_.size()))
                 return errno_error("cannot write " + source_path_);
         }
-        if (::lseek(source_.fd, 0, SEEK_SET) < 0) return errno_error("lseek");
+        if (::lseek(source_.get(), 0, SEEK_SET) < 0) return errno_error("lseek");
         return Ok{};
     }
 
@@ -120,15 +113,16 @@ class FileCopy final : public PreparedCopy {
         const auto start = Clock::now();
         uint64_t blocks = 0;
         while (keep_going(environment)) {
-            const ssize_t got = ::read(source_.fd, buffer_.data(), buffer_.size());
+            const ssize_t got = ::read(source_.get(), buffer_.data(), buffer_.size());
             if (got < 0 && errno == EINTR) continue;
             if (got < 0) return errno_error("cannot read " + source_path_);
             if (got == 0) {  // end of the source: start both over
-                if (::lseek(source_.fd, 0, SEEK_SET) < 0 || ::lseek(target_.fd, 0, SEEK_SET) < 0)
+                if (::lseek(source_.get(), 0, SEEK_SET) < 0 ||
+                    ::lseek(target_.get(), 0, SEEK_SET) < 0)
                     return errno_error("lseek");
                 continue;
             }
-            if (!write_all(target_.fd, buffer_.data(), static_cast<size_t>(got)))
+            if (!write_all(target_.get(), buffer_.data(), static_cast<size_t>(got)))
                 return errno_error("cannot write " + target_path_);
             ++blocks;
         }
@@ -143,8 +137,8 @@ class FileCopy final : public PreparedCopy {
     std::string source_path_;  // what messages name
     std::string target_path_;
     std::vector<char> buffer_;
-    Descriptor source_;
-    Descriptor target_;
+    core::UniqueFd source_;
+    core::UniqueFd target_;
 };
 
 }  // namespace

@@ -1,9 +1,7 @@
 #include "probes/system/system_probe.hpp"
 
 #include <algorithm>
-#include <map>
 
-#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/system/dhrystone.hpp"
@@ -42,22 +40,23 @@ bool selects(const json& selectors, const char* selector) {
     return std::find(selectors.begin(), selectors.end(), selector) != selectors.end();
 }
 
-json test_json(const SystemMeasurement& m) {
-    json test = {{"name", m.test->name},
-                 {"title", m.test->title},
-                 {"copies", m.copies},
-                 {"value", m.value},
-                 {"unit", m.test->unit},
-                 {"baseline", m.test->baseline},
-                 {"index", index_value(m.value, m.test->baseline)},
-                 {"seconds", m.seconds},
-                 {"valid", m.valid}};
-    if (m.test->name == "dhrystone") test["dmips"] = dmips(m.value);
+SystemTestResult test_result(const SystemMeasurement& m) {
+    SystemTestResult test{.name = std::string(m.test->name),
+                          .title = std::string(m.test->title),
+                          .unit = std::string(m.test->unit),
+                          .copies = m.copies,
+                          .value = m.value,
+                          .baseline = m.test->baseline,
+                          .index = index_value(m.value, m.test->baseline),
+                          .seconds = m.seconds,
+                          .valid = m.valid};
+    if (m.test->name == "dhrystone") test.dmips = dmips(m.value);
     return test;
 }
 
-json skipped_json(const SystemTestSpec& test, size_t copies, const std::string& reason) {
-    return {{"name", test.name}, {"title", test.title}, {"copies", copies}, {"reason", reason}};
+SystemSkippedTest skipped_test(const SystemTestSpec& test, size_t copies,
+                               const std::string& reason) {
+    return {std::string(test.name), std::string(test.title), copies, reason};
 }
 
 // Why a test cannot run here, if it cannot: no shell, nowhere to write, no room for its files.
@@ -72,35 +71,14 @@ std::optional<std::string> reason_to_skip(const SystemTestSpec& test,
     return std::nullopt;
 }
 
-// result.index{copies: score} and how many tests each score averages.
-void add_index(json& result, const std::vector<size_t>& copies) {
-    json scores = json::object();
-    json counts = json::object();
-    bool complete = true;
-    for (size_t count : copies) {
-        std::vector<double> values;
-        for (const auto& test : result["tests"]) {
-            if (test["copies"] == count) values.push_back(test["index"].get<double>());
-        }
-        const auto score = index_score(values);
-        scores[std::to_string(count)] = score ? json(*score) : json(nullptr);
-        counts[std::to_string(count)] = values.size();
-        complete = complete && values.size() == system_test_specs().size();
-    }
-    result["index"] = std::move(scores);
-    result["index_tests"] = std::move(counts);
-    result["index_partial"] = !complete;
-}
-
 }  // namespace
 
-std::vector<size_t> system_copies(const json& copies_param, uint32_t budget_workers) {
-    if (copies_param.is_string()) {
-        std::vector<size_t> copies{1};
-        if (budget_workers > 1) copies.push_back(budget_workers);
-        return copies;
-    }
-    return copies_param.get<std::vector<size_t>>();
+std::vector<size_t> system_copies(const json& copies_param, const runs::ProbeContext& context) {
+    if (!copies_param.is_string()) return copies_param.get<std::vector<size_t>>();
+    std::vector<size_t> copies{1};
+    if (const size_t workers = context.count_or_workers(copies_param); workers > 1)
+        copies.push_back(workers);
+    return copies;
 }
 
 SystemProbe::SystemProbe(const ProbeSetup& setup)
@@ -192,14 +170,17 @@ Result<SystemProbe::WorkPlace> SystemProbe::prepare_work_directory(
     return place;
 }
 
-Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
-                                            const json& params) const {
+Result<SystemResult> SystemProbe::measure(const runs::ProbeContext& context,
+                                          const json& params) const {
     const auto tests = selected_tests(params["tests"]);
-    const auto copies = system_copies(params["copies"], context.host.cpu_budget.workers);
-    const double seconds = params["seconds"].get<double>();
+    SystemResult result{.note = kNote,
+                        .copies = system_copies(params["copies"], context),
+                        .seconds_per_test = params["seconds"].get<double>(),
+                        .cpu_budget = context.host.cpu_budget};
 
-    auto work = prepare_work_directory(params, copies, context.run_id);
+    auto work = prepare_work_directory(params, result.copies, context.run_id);
     if (!work) return work.error();
+    result.directory = work->opened;
 
     CopyEnvironment environment;
     environment.stop = context.stop;
@@ -211,80 +192,64 @@ Result<runs::ProbeOutcome> SystemProbe::run(const runs::ProbeContext& context,
     environment.self_exe = setup_.self_exe;
     const std::optional<std::string> no_shell = shell_unavailable(setup_.shell);
 
-    json measured = json::array();
-    json skipped = json::array();
-    const size_t total = tests.size() * copies.size();
+    const size_t total = tests.size() * result.copies.size();
     size_t done = 0;
-    bool cut_short = false;
-    for (size_t count : copies) {
+    for (size_t count : result.copies) {
         for (const SystemTestSpec* test : tests) {
             if (context.stop.stop_requested()) {
-                cut_short = true;
+                result.partial = true;
                 break;
             }
             if (auto reason = reason_to_skip(*test, no_shell, work->no_directory, work->no_room)) {
-                skipped.push_back(skipped_json(*test, count, *reason));
+                result.skipped.push_back(skipped_test(*test, count, *reason));
                 context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
                 continue;
             }
-            const SystemMeasurementSpec spec{test, count, seconds, environment};
+            const SystemMeasurementSpec spec{test, count, result.seconds_per_test, environment};
             auto measurement = measure_system_test(spec, [&](double within) {
                 context.report_progress((static_cast<double>(done) + within) /
                                         static_cast<double>(total));
             });
             if (!measurement) {
-                skipped.push_back(skipped_json(*test, count, measurement.error().message));
+                result.skipped.push_back(skipped_test(*test, count, measurement.error().message));
             } else if (!measurement->complete) {
-                cut_short = true;
+                result.partial = true;
                 break;
             } else {
-                measured.push_back(test_json(*measurement));
+                result.tests.push_back(test_result(*measurement));
             }
             context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
         }
-        if (cut_short) break;
+        if (result.partial) break;
     }
 
-    const auto& budget = context.host.cpu_budget;
-    json result = {{"note", kNote},
-                   {"tests", std::move(measured)},
-                   {"skipped", std::move(skipped)},
-                   {"copies", copies},
-                   {"seconds_per_test", seconds},
-                   {"cpu_budget",
-                    {{"cores", budget.cores},
-                     {"workers", budget.workers},
-                     {"visible_cpus", budget.visible_cpus},
-                     {"source", budget.source}}},
-                   {"directory", work->opened ? json(*work->opened) : json()},
-                   {"partial", cut_short}};
-    add_index(result, copies);
-    std::string text = system_report(result);
-    return runs::ProbeOutcome{std::move(result), std::move(text), cut_short};
+    result.index = pass_indexes(result.tests, result.copies);
+    result.index_partial = index_is_partial(result.index);
+    return result;
 }
 
-Result<std::vector<prometheus::MetricFamily>> SystemProbe::result_metrics(
-    const json& result, double finished_unix_seconds) const {
+std::string SystemProbe::text_report(const SystemResult& result) const {
+    return system_report(result);
+}
+
+std::vector<prometheus::MetricFamily> SystemProbe::metrics(const SystemResult& result,
+                                                           double finished_unix_seconds) const {
     metrics::FamilyBuilder values = metrics::gauge(
         "hostprobe_system_result",
         "Result of each UnixBench-style test of the last completed system run, in its unit.");
     metrics::FamilyBuilder indexes = metrics::gauge(
         "hostprobe_system_index",
         "Index of each test of the last completed system run (UnixBench's baseline = 10).");
-    // at() and integer_or_throw: a result restored from the journal may have any shape.
-    for (const auto& test : result.at("tests")) {
-        const std::string name = test.at("name").get<std::string>();
-        const std::string copies = std::to_string(integer_or_throw<size_t>(test.at("copies")));
-        values.add(
-            test.at("value").get<double>(),
-            {{"test", name}, {"copies", copies}, {"unit", test.at("unit").get<std::string>()}});
-        indexes.add(test.at("index").get<double>(), {{"test", name}, {"copies", copies}});
+    for (const auto& test : result.tests) {
+        const std::string copies = std::to_string(test.copies);
+        values.add(test.value, {{"test", test.name}, {"copies", copies}, {"unit", test.unit}});
+        indexes.add(test.index, {{"test", test.name}, {"copies", copies}});
     }
     metrics::FamilyBuilder scores = metrics::gauge(
         "hostprobe_system_index_score",
         "System Benchmarks Index Score (geometric mean of the indexes) per copy count.");
-    for (const auto& [copies, score] : result.at("index").items()) {
-        if (score.is_number()) scores.add(score.get<double>(), {{"copies", copies}});
+    for (const auto& pass : result.index) {
+        if (pass.score) scores.add(*pass.score, {{"copies", std::to_string(pass.copies)}});
     }
     std::vector<prometheus::MetricFamily> out;
     metrics::append(out, std::move(values));

@@ -9,12 +9,13 @@
 #include "core/owned_children.hpp"
 #include "probes/probe_setup.hpp"
 #include "probes/storage/storage_policy.hpp"
+#include "probes/system/system_result.hpp"
 #include "probes/system/work_directory.hpp"
-#include "runs/probe.hpp"
+#include "runs/typed_probe.hpp"
 
 namespace hostprobe::probes {
 
-class SystemProbe final : public runs::Probe {
+class SystemProbe final : public runs::TypedProbe<SystemResult> {
   public:
     explicit SystemProbe(const ProbeSetup& setup);
     std::string name() const override { return "system"; }
@@ -26,10 +27,13 @@ class SystemProbe final : public runs::Probe {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
-    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
-                                   const nlohmann::json& params) const override;
-    Result<std::vector<prometheus::MetricFamily>> result_metrics(
-        const nlohmann::json& result, double finished_unix_seconds) const override;
+
+  protected:
+    Result<SystemResult> measure(const runs::ProbeContext& context,
+                                 const nlohmann::json& params) const override;
+    std::string text_report(const SystemResult& result) const override;
+    std::vector<prometheus::MetricFamily> metrics(const SystemResult& result,
+                                                  double finished_unix_seconds) const override;
 
   private:
     // Where file_copy and shell work, or why they cannot.
@@ -49,7 +53,8 @@ class SystemProbe final : public runs::Probe {
 };
 
 // The copy counts a run uses: "auto" is 1 and the CPU budget's workers (one entry when that
-// is 1), otherwise the list as given.
-std::vector<size_t> system_copies(const nlohmann::json& copies_param, uint32_t budget_workers);
+// is 1; the context's count_or_workers), otherwise the list as given.
+std::vector<size_t> system_copies(const nlohmann::json& copies_param,
+                                  const runs::ProbeContext& context);
 
 }  // namespace hostprobe::probes

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/unique_fd.hpp"
 #include "probes/storage/directory_handle.hpp"
 #include "probes/storage/test_files.hpp"
 #include "probes/system/child_process.hpp"
@@ -214,12 +215,12 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
     const DirectoryHandle directory = DirectoryHandle::adopt(opened, work);
     {
         const std::string source = sort_source();
-        const int fd = ::openat(directory.fd(), "sort.src",
-                                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0) return errno_error("cannot create " + work + "/sort.src");
-        const bool written =
-            ::write(fd, source.data(), source.size()) == static_cast<ssize_t>(source.size());
-        ::close(fd);
+        const core::UniqueFd file(::openat(directory.fd(), "sort.src",
+                                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                           0600));
+        if (!file) return errno_error("cannot create " + work + "/sort.src");
+        const bool written = ::write(file.get(), source.data(), source.size()) ==
+                             static_cast<ssize_t>(source.size());
         if (!written) return errno_error("cannot write " + work + "/sort.src");
     }
     const std::string count = std::to_string(concurrent);

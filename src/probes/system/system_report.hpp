@@ -2,11 +2,12 @@
 // the index table and the System Benchmarks Index Score.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "probes/system/system_result.hpp"
 
 namespace hostprobe::probes {
 
-std::string system_report(const nlohmann::json& result);
+std::string system_report(const SystemResult& result);
 
 }  // namespace hostprobe::probes

@@ -28,15 +28,15 @@ constexpr const char* kNameCharacters =
 // Whether a process still holds the directory's lock; a directory without one is stale too
 // (a run killed between mkdirat and the lock).
 bool held_by_a_live_process(int parent, const std::string& name) {
-    const int directory =
-        ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (directory < 0) return true;  // not ours to judge
-    const int lock = ::openat(directory, kLockName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    ::close(directory);
-    if (lock < 0) return false;
-    const bool held = ::flock(lock, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
-    ::close(lock);  // releases it, if we got it
-    return held;
+    core::UniqueFd directory(
+        ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!directory) return true;  // not ours to judge
+    const core::UniqueFd lock(
+        ::openat(directory.get(), kLockName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+    directory.reset();
+    if (!lock) return false;
+    // Closing `lock` releases the lock, if we got it.
+    return ::flock(lock.get(), LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
 }
 
 std::string random_suffix() {
@@ -79,13 +79,11 @@ Result<DirectoryHandle> open_operator_directory(const std::string& path) {
 // Removes every entry of the open directory, relative to it: subdirectories (the shell test's)
 // with what is in them, symlinks as links.
 void remove_entries(int directory) {
-    const int listing = ::openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (listing < 0) return;
-    DIR* dir = ::fdopendir(listing);
-    if (dir == nullptr) {
-        ::close(listing);
-        return;
-    }
+    core::UniqueFd listing(::openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!listing) return;
+    DIR* dir = ::fdopendir(listing.get());
+    if (dir == nullptr) return;
+    listing.release();  // the DIR owns it now: closedir closes it
     std::vector<std::string> names;
     while (const dirent* entry = ::readdir(dir)) {
         const std::string name = entry->d_name;
@@ -147,11 +145,8 @@ WorkDirectory::WorkDirectory(WorkDirectory&& other) noexcept
     : parent_(std::move(other.parent_)),
       name_(std::move(other.name_)),
       path_(std::move(other.path_)),
-      fd_(other.fd_),
-      lock_fd_(other.lock_fd_) {
-    other.fd_ = -1;
-    other.lock_fd_ = -1;
-}
+      fd_(std::move(other.fd_)),
+      lock_fd_(std::move(other.lock_fd_)) {}
 
 Result<WorkDirectory> WorkDirectory::create(DirectoryHandle parent, const std::string& run_id,
                                             Kind kind) {
@@ -175,32 +170,32 @@ Result<WorkDirectory> WorkDirectory::create(DirectoryHandle parent, const std::s
 // Opens what was just made, without following a symlink put in its place, and proves with the
 // lock file made in it that it is ours. Only then is it ours to empty and remove.
 Status WorkDirectory::open_and_lock() {
-    const int fd =
-        ::openat(parent_.fd(), name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
+    core::UniqueFd fd(
+        ::openat(parent_.fd(), name_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd) {
         const int why = errno;
         const Error error = make_error(
             ErrorCode::unavailable, "cannot open " + path_ + " just made: " + std::strerror(why));
         ::unlinkat(parent_.fd(), name_.c_str(), AT_REMOVEDIR);  // gone if it was ours, empty
         return error;
     }
-    lock_fd_ = ::openat(fd, kLockName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (lock_fd_ < 0) {
+    lock_fd_.reset(
+        ::openat(fd.get(), kLockName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!lock_fd_) {
         const int why = errno;
         const Error error =
             make_error(ErrorCode::unavailable,
                        "cannot create " + path_ + "/" + kLockName + ": " + std::strerror(why));
-        ::close(fd);
+        fd.reset();
         ::unlinkat(parent_.fd(), name_.c_str(), AT_REMOVEDIR);  // ours and empty, or it stays
         return error;
     }
-    if (auto ours = check_made_here(fd, lock_fd_, path_); !ours) {
-        ::unlinkat(fd, kLockName, 0);  // our one file in there; nothing else is ours to remove
-        ::close(fd);
+    if (auto ours = check_made_here(fd.get(), lock_fd_.get(), path_); !ours) {
+        ::unlinkat(fd.get(), kLockName, 0);  // our one file in there; nothing else is ours
         return ours.error();
     }
-    fd_ = fd;  // from here on the destructor empties and removes it
-    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    fd_ = std::move(fd);  // from here on the destructor empties and removes it
+    if (::flock(lock_fd_.get(), LOCK_EX | LOCK_NB) != 0) {
         const int why = errno;
         return make_error(ErrorCode::unavailable,
                           "cannot lock " + path_ + "/" + kLockName + ": " + std::strerror(why));
@@ -225,15 +220,13 @@ size_t WorkDirectory::remove_stale(const std::string& parent, Logger& log) {
 }
 
 WorkDirectory::~WorkDirectory() {
-    if (fd_ >= 0) {
-        remove_entries(fd_);
-        // Only the directory we hold: should a writer have renamed it and put another in its
-        // place, that one stays.
-        if (names_the_same(parent_.fd(), name_, fd_))
-            ::unlinkat(parent_.fd(), name_.c_str(), AT_REMOVEDIR);
-        ::close(fd_);
-    }
-    if (lock_fd_ >= 0) ::close(lock_fd_);
+    if (!fd_) return;  // lock_fd_, if open, closes with the members
+    remove_entries(fd_.get());
+    // Only the directory we hold: should a writer have renamed it and put another in its
+    // place, that one stays.
+    if (names_the_same(parent_.fd(), name_, fd_.get()))
+        ::unlinkat(parent_.fd(), name_.c_str(), AT_REMOVEDIR);
+    fd_.reset();  // before the lock is released with lock_fd_
 }
 
 }  // namespace hostprobe::probes

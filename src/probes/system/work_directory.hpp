@@ -10,6 +10,7 @@
 
 #include "core/logger.hpp"
 #include "core/result.hpp"
+#include "core/unique_fd.hpp"
 #include "probes/storage/directory_handle.hpp"
 
 namespace hostprobe::probes {
@@ -44,7 +45,7 @@ class WorkDirectory {
     ~WorkDirectory();
 
     // The directory's descriptor: every file of the run is made relative to it.
-    int fd() const { return fd_; }
+    int fd() const { return fd_.get(); }
     // What messages name: the parent's path and the name.
     const std::string& path() const { return path_; }
 
@@ -55,8 +56,8 @@ class WorkDirectory {
     DirectoryHandle parent_;
     std::string name_;
     std::string path_;
-    int fd_ = -1;
-    int lock_fd_ = -1;
+    core::UniqueFd fd_;
+    core::UniqueFd lock_fd_;
 };
 
 // Whether `directory`, opened by name just after this process made it, is that directory:

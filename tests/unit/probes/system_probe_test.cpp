@@ -89,10 +89,15 @@ TEST_CASE("UnixBench's baselines, in its order") {
 }
 
 TEST_CASE("copies: auto is 1 and the budget's workers; bad lists are refused") {
-    CHECK(system_copies("auto", 1) == std::vector<size_t>{1});
-    CHECK(system_copies("auto", 4) == std::vector<size_t>{1, 4});
-    CHECK(system_copies(json{2, 3}, 8) == std::vector<size_t>{2, 3});
     Harness harness;
+    const auto system_copies_with = [&harness](const json& copies, uint32_t workers) {
+        harness.facts.cpu_budget.workers = workers;
+        const runs::ProbeContext context{harness.root, harness.facts, {}, [](double) {}, "0"};
+        return system_copies(copies, context);
+    };
+    CHECK(system_copies_with("auto", 1) == std::vector<size_t>{1});
+    CHECK(system_copies_with("auto", 4) == std::vector<size_t>{1, 4});
+    CHECK(system_copies_with(json{2, 3}, 8) == std::vector<size_t>{2, 3});
     const auto& params = harness.probe.params();
     CHECK(params.normalize({{"copies", "auto"}}).ok());
     CHECK(params.normalize({{"copies", {1, 8}}}).ok());
@@ -179,13 +184,13 @@ TEST_CASE("the report, from a hand-made result, lines up like UnixBench's") {
         {"skipped", json::array()},
         {"index", {{"1", 2813.9}}},
         {"index_tests", {{"1", 1}}}};
-    const std::string text = system_report(result);
+    const std::string text = system_report(result.get<SystemResult>());
     CHECK(text.find("Dhrystone 2 using register variables       32838716.7 lps   (10.0 s)\n") !=
           std::string::npos);
     json with_dmips = result;
     with_dmips["tests"][0]["dmips"] = 18690.2;  // 32838716.7 / 1757
-    CHECK(system_report(with_dmips).find("32838716.7 lps   (10.0 s), 18690.2 DMIPS\n") !=
-          std::string::npos);
+    CHECK(system_report(with_dmips.get<SystemResult>())
+              .find("32838716.7 lps   (10.0 s), 18690.2 DMIPS\n") != std::string::npos);
     CHECK(
         text.find("Dhrystone 2 using register variables        116700.0   32838716.7   2813.9\n") !=
         std::string::npos);

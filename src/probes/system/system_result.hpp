@@ -1,0 +1,71 @@
+// What a system run measured, as one plain struct: the JSON of a run is its to_json, and a
+// result restored from the journal is read back with from_json before the report or the metrics
+// see it.
+#pragma once
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/cpu_budget.hpp"
+
+namespace hostprobe::probes {
+
+// One test with one copy count.
+struct SystemTestResult {
+    std::string name;   // "file_copy_1024"
+    std::string title;  // UnixBench's name
+    std::string unit;   // lps, MWIPS, KBps, lpm
+    size_t copies = 1;
+    double value = 0;  // in the unit, all copies together
+    double baseline = 0;
+    double index = 0;  // value / baseline x 10
+    double seconds = 0;
+    bool valid = true;            // the kernel's self-check held
+    std::optional<double> dmips;  // dhrystone's value in VAX MIPS; only dhrystone has one
+};
+
+// A test that could not run with this copy count, and why.
+struct SystemSkippedTest {
+    std::string name;
+    std::string title;
+    size_t copies = 1;
+    std::string reason;
+};
+
+// One pass's System Benchmarks Index Score.
+struct SystemPassIndex {
+    size_t copies = 1;
+    std::optional<double> score;  // none when no test had a positive index
+    size_t tests = 0;             // how many index values the score averages
+};
+
+struct SystemResult {
+    std::string note;
+    std::vector<SystemTestResult> tests;
+    std::vector<SystemSkippedTest> skipped;
+    std::vector<size_t> copies;  // the passes, in the order they ran
+    double seconds_per_test = 0;
+    host::CpuBudget cpu_budget;
+    std::optional<std::string> directory;  // where file_copy and shell worked, if anywhere
+    // One per distinct copy count, in the order of the JSON object's keys ("1" < "16" < "2").
+    std::vector<SystemPassIndex> index;
+    bool index_partial = false;  // some pass lacks one of the index's tests
+    bool partial = false;        // stopped early
+};
+
+// {"note", "tests", "skipped", "copies", "seconds_per_test", "cpu_budget", "directory",
+//  "index": {"<copies>": score or null}, "index_tests": {"<copies>": n}, "index_partial",
+//  "partial"}.
+void to_json(nlohmann::json& out, const SystemResult& result);
+// Throws (std::exception) when a member the report or the metrics read is missing or has the
+// wrong type; `valid`, `dmips`, `directory` and `index_partial` may be missing (older
+// journals).
+void from_json(const nlohmann::json& in, SystemResult& result);
+
+// The pass of `copies`, or null.
+const SystemPassIndex* find_pass_index(const SystemResult& result, size_t copies);
+
+}  // namespace hostprobe::probes
