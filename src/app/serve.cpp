@@ -15,7 +15,6 @@
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
 #include "host/host_facts.hpp"
-#include "host/host_state.hpp"
 #include "http/http_server.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
@@ -26,6 +25,7 @@
 #include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
+#include "task/task_state.hpp"
 
 namespace hostprobe::app {
 
@@ -88,8 +88,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
     mallopt(M_ARENA_MAX, 2);
     const auto started = std::chrono::steady_clock::now();
     const SysRoot root(config.sysroot);
-    host::HostState host_state(host::collect_host_facts(root), config.prices);
-    const auto startup_facts = host_state.snapshot();  // as at start-up, for sizing
+    task::TaskState task_state(host::collect_host_facts(root), config.prices);
+    const auto startup_facts = task_state.host_snapshot();  // as at start-up, for sizing
     const host::HostFacts& facts = *startup_facts;
     for (const auto& warning : facts.warnings)
         log.warn(warning);
@@ -128,7 +128,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
                                              runner_threads_for(facts.cpu_budget.workers),
                                              config.probe_nice};
     runs::Runner runner(
-        runner_options, registry, runs::ProbeEnvironment{root, host_state},
+        runner_options, registry, runs::ProbeContextSource{root, task_state},
         [&](const runs::Run& run) {
             if (journal) journal_write(journal->record_finished(run));
             run_metrics.record_finished(run);
@@ -145,12 +145,12 @@ int run_serve(const ServeConfig& config, Logger& log) {
 
     metrics::Exposition exposition;
     exposition.add(std::make_shared<metrics::BuildInfoCollector>());
-    exposition.add(std::make_shared<metrics::HostCollector>(root, host_state));
+    exposition.add(std::make_shared<metrics::HostCollector>(root, task_state));
     exposition.add(run_metrics.registry());
     exposition.add(std::make_shared<runs::RunnerCollector>(runner));
     exposition.add(std::make_shared<const runs::LatestResultMetrics>(runner, registry));
 
-    const api::HostApiContext host_context{root, host_state, exposition, started};
+    const api::HostApiContext host_context{root, task_state, exposition, started};
     api::RateLimiter run_creations(config.max_runs_per_minute);
     const size_t http_threads =
         config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
@@ -184,11 +184,11 @@ int run_serve(const ServeConfig& config, Logger& log) {
                 log.warn("ECS task metadata unavailable", {{"reason", metadata.error().message}});
                 return;
             }
-            host_state.set_ecs(*metadata);
+            task_state.set_ecs(*metadata);
             log.info("ECS task metadata",
                      {{"task", metadata->task_arn},
                       {"launch_type", metadata->launch_type},
-                      {"cpu_budget_source", host_state.snapshot()->cpu_budget.source}});
+                      {"cpu_budget_source", task_state.host_snapshot()->cpu_budget.source}});
         });
 
     // Before any thread starts, so that only the watcher receives the signals. Stop accepting
