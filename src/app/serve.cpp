@@ -64,6 +64,19 @@ host::HostFacts collect_startup_facts(const SysRoot& root, Logger& log) {
     return facts;
 }
 
+// Threads, from the CPU budget at start-up unless configured.
+struct Sizing {
+    runs::RunnerOptions runner;
+    size_t http_threads = 0;
+};
+
+Sizing sizing_for(const ServeConfig& config, const host::HostFacts& startup) {
+    const uint32_t workers = startup.cpu_budget.workers;
+    return {
+        {config.queue_size, config.history_size, runner_threads_for(workers), config.probe_nice},
+        config.http_threads ? config.http_threads : http_threads_for(workers)};
+}
+
 // Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
 void remove_leftovers(const ServeConfig& config, Logger& log) {
     for (const auto& directory : config.storage.allowed_dirs)
@@ -206,7 +219,10 @@ SignalHandlers daemon_signal_handlers(http::HttpServer& server, runs::Scheduler&
     return handlers;
 }
 
-void submit_runs_on_start(runs::Runner& runner, const ServeConfig& config, Logger& log) {
+// Runs, --run-on-start, --schedule and the ECS metadata fetch begin once the port is bound.
+void start_work(runs::Runner& runner, runs::Scheduler& scheduler,
+                ecs::MetadataFetcher& ecs_metadata, const ServeConfig& config, Logger& log) {
+    runner.start();
     for (const auto& probe : config.run_on_start) {
         auto submitted = runner.submit(
             probe, config.scheduled_params.value(probe, nlohmann::json::object()), "start");
@@ -214,10 +230,26 @@ void submit_runs_on_start(runs::Runner& runner, const ServeConfig& config, Logge
             log.warn("run on start refused",
                      {{"probe", probe}, {"reason", submitted.error().message}});
     }
+    scheduler.start();
+    if (!config.ecs_metadata_uri.empty()) ecs_metadata.start();
+}
+
+// Until SIGTERM (or a failure) stops the server; then no run is left running.
+int serve_until_stopped(http::HttpServer& server, runs::Scheduler& scheduler, runs::Runner& runner,
+                        Logger& log) {
+    auto served = server.serve();
+    scheduler.stop();
+    runner.shutdown();
+    if (!served) {
+        log.error(served.error().message);
+        return 1;
+    }
+    log.info("stopped");
+    return 0;
 }
 
 void log_listening(Logger& log, const ServeConfig& config, const SysRoot& root, int port,
-                   const host::HostFacts& facts, size_t http_threads, size_t runner_threads) {
+                   const host::HostFacts& facts, const Sizing& sizing) {
     http::ListenAddress actual = config.listen;
     actual.port = port;
     log.info("listening", {{"address", actual.to_string()},
@@ -225,8 +257,8 @@ void log_listening(Logger& log, const ServeConfig& config, const SysRoot& root, 
                            {"version", kVersion},
                            {"sysroot", root.prefix()},
                            {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},
-                           {"http_threads", std::to_string(http_threads)},
-                           {"runner_threads", std::to_string(runner_threads)}});
+                           {"http_threads", std::to_string(sizing.http_threads)},
+                           {"runner_threads", std::to_string(sizing.runner.worker_threads)}});
     log_host_identity(log, facts);
 }
 
@@ -278,20 +310,17 @@ int run_serve(const ServeConfig& config, Logger& log) {
         log.error(journal.error().message);
         return 1;
     }
+    const Sizing sizing = sizing_for(config, *startup);
     runs::RunMetrics run_metrics;
-    const runs::RunnerOptions runner_options{config.queue_size, config.history_size,
-                                             runner_threads_for(startup->cpu_budget.workers),
-                                             config.probe_nice};
     auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, log);
-    runs::Runner runner(runner_options, registry, {root, facts}, on_finished, on_started);
+    runs::Runner runner(sizing.runner, registry, {root, facts}, on_finished, on_started);
     runner.restore(std::move(replay.finished));
 
     metrics::Exposition exposition;
     add_collectors(exposition, root, facts, run_metrics, runner, registry);
-    const size_t http_threads =
-        config.http_threads ? config.http_threads : http_threads_for(startup->cpu_budget.workers);
-    const Api api(config, http_threads, {root, facts, exposition, started}, runner, registry);
-    http::HttpServer server(server_options(config, http_threads), api.router());
+    const Api api(config, sizing.http_threads, {root, facts, exposition, started}, runner,
+                  registry);
+    http::HttpServer server(server_options(config, sizing.http_threads), api.router());
     runs::Scheduler scheduler(
         config.schedule, config.scheduled_params,
         [&runner](const std::string& probe, const nlohmann::json& params,
@@ -310,21 +339,9 @@ int run_serve(const ServeConfig& config, Logger& log) {
         log.error(bound.error().message);
         return 1;
     }
-    runner.start();
-    submit_runs_on_start(runner, config, log);
-    scheduler.start();
-    if (!config.ecs_metadata_uri.empty()) ecs_metadata.start();
-    log_listening(log, config, root, server.port(), *startup, http_threads,
-                  runner_options.worker_threads);
-    auto served = server.serve();
-    scheduler.stop();
-    runner.shutdown();
-    if (!served) {
-        log.error(served.error().message);
-        return 1;
-    }
-    log.info("stopped");
-    return 0;
+    start_work(runner, scheduler, ecs_metadata, config, log);
+    log_listening(log, config, root, server.port(), *startup, sizing);
+    return serve_until_stopped(server, scheduler, runner, log);
 }
 
 }  // namespace hostprobe::app
