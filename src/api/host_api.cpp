@@ -13,7 +13,9 @@ namespace hostprobe::api {
 namespace {
 
 std::optional<host::ThrottlingCounters> current_throttling(const HostApiContext& context) {
-    const auto& source = context.host.snapshot()->cgroup.throttling_source;
+    // The snapshot is held while its path is used: ECS metadata may replace it meanwhile.
+    const auto host = context.facts.host_snapshot();
+    const auto& source = host->cgroup.throttling_source;
     if (!source) return std::nullopt;
     auto counters = host::read_throttling(context.root, *source);
     if (!counters) return std::nullopt;
@@ -24,7 +26,7 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
     const std::string format =
         request.http.has_param("format") ? request.http.get_param_value("format") : "json";
     const auto throttling = current_throttling(context);
-    const auto facts = context.host.snapshot();
+    const auto facts = context.facts.snapshot();
     if (format == "json") return http::Reply::json(report::host_json(*facts, throttling));
     if (format == "text") return http::Reply::text(report::host_text(*facts, throttling));
     return make_error(ErrorCode::invalid_argument,

@@ -4,15 +4,15 @@
 #include <chrono>
 
 #include "core/sysroot.hpp"
-#include "host/host_state.hpp"
 #include "http/router.hpp"
 #include "metrics/exposition.hpp"
+#include "task/task_state.hpp"
 
 namespace hostprobe::api {
 
 struct HostApiContext {
     const SysRoot& root;
-    const host::HostState& host;
+    const task::TaskState& facts;
     const metrics::Exposition& metrics;
     std::chrono::steady_clock::time_point started;
 };

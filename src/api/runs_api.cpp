@@ -29,6 +29,11 @@ http::Reply run_reply(const runs::Run& run, int status) {
     return reply;
 }
 
+// What a request that starts or stops a run got: done, or accepted and still going.
+int outcome_status(const runs::Run& run) {
+    return runs::is_finished(run.state) ? http::kOk : http::kAccepted;
+}
+
 // {"runs": [...]} printed as json_text would print it, from each run's own text.
 std::string runs_list_text(const std::vector<runs::Run>& listed) {
     if (listed.empty()) return "{\n  \"runs\": []\n}";
@@ -72,17 +77,19 @@ Result<http::Reply> create_run(const RunsApiContext& context, const http::RouteR
     const std::optional<WaitSlots::Slot> waiting =
         *wait > 0 ? context.waiters.try_take() : std::nullopt;
     if (*wait > 0 && !waiting) {
-        http::Reply full = http::error_reply(
-            429, std::to_string(context.waiters.capacity()) +
-                     " requests are already waiting for runs, as many as may hold an HTTP "
-                     "thread; start the run without ?wait and poll GET /v1/runs/{id}");
+        http::Reply full = http::error_reply(make_error(
+            ErrorCode::busy, std::to_string(context.waiters.capacity()) +
+                                 " requests are already waiting for runs, as many as may hold an "
+                                 "HTTP thread; start the run without ?wait and poll GET "
+                                 "/v1/runs/{id}"));
         full.headers.emplace_back("Retry-After", "1");
         return full;
     }
     const std::string& client = request.http.remote_addr;
     if (!context.run_creations.allow(client)) {
-        http::Reply limited = http::error_reply(
-            429, client + " started too many runs in the last minute (--max-runs-per-minute)");
+        http::Reply limited = http::error_reply(make_error(
+            ErrorCode::busy,
+            client + " started too many runs in the last minute (--max-runs-per-minute)"));
         limited.headers.emplace_back(
             "Retry-After", std::to_string(context.run_creations.seconds_until_allowed(client)));
         return limited;
@@ -101,7 +108,7 @@ Result<http::Reply> create_run(const RunsApiContext& context, const http::RouteR
             std::chrono::milliseconds(static_cast<int64_t>(std::ceil(*wait * 1000)));
         run = context.runner.wait(run.id, timeout).value_or(run);
     }
-    return run_reply(run, runs::is_finished(run.state) ? 200 : 202);
+    return run_reply(run, outcome_status(run));
 }
 
 Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequest& request) {
@@ -118,7 +125,7 @@ Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequ
     }
     if (format != "json")
         return make_error(ErrorCode::invalid_argument, "format must be json or text");
-    return run_reply(*run, 200);
+    return run_reply(*run, http::kOk);
 }
 
 Result<http::Reply> list_runs(const RunsApiContext& context, const http::RouteRequest& request) {
@@ -149,7 +156,7 @@ Result<http::Reply> list_runs(const RunsApiContext& context, const http::RouteRe
 Result<http::Reply> cancel_run(const RunsApiContext& context, const http::RouteRequest& request) {
     auto cancelled = context.runner.cancel(request.path_params.at("id"));
     if (!cancelled) return cancelled.error();
-    return run_reply(*cancelled, runs::is_finished(cancelled->state) ? 200 : 202);
+    return run_reply(*cancelled, outcome_status(*cancelled));
 }
 
 Result<http::Reply> list_probes(const RunsApiContext& context) {

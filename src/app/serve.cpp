@@ -15,7 +15,6 @@
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
 #include "host/host_facts.hpp"
-#include "host/host_state.hpp"
 #include "http/http_server.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
@@ -26,6 +25,7 @@
 #include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
+#include "task/task_state.hpp"
 
 namespace hostprobe::app {
 
@@ -54,6 +54,212 @@ void log_host_identity(Logger& log, const host::HostFacts& facts) {
                       {"cpu_quota_cores", facts.cgroup.cpu_quota
                                               ? format_fixed(facts.cgroup.cpu_quota->cores(), 2)
                                               : std::string("none")}});
+}
+
+// The facts at start-up, their warnings logged; ECS task metadata may refine them later.
+host::HostFacts collect_startup_facts(const SysRoot& root, Logger& log) {
+    host::HostFacts facts = host::collect_host_facts(root);
+    for (const auto& warning : facts.warnings)
+        log.warn(warning);
+    return facts;
+}
+
+// Threads, from the CPU budget at start-up unless configured.
+struct Sizing {
+    runs::RunnerOptions runner;
+    size_t http_threads = 0;
+};
+
+Sizing sizing_for(const ServeConfig& config, const host::HostFacts& startup) {
+    const uint32_t workers = startup.cpu_budget.workers;
+    return {
+        {config.queue_size, config.history_size, runner_threads_for(workers), config.probe_nice},
+        config.http_threads ? config.http_threads : http_threads_for(workers)};
+}
+
+// Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
+void remove_leftovers(const ServeConfig& config, Logger& log) {
+    for (const auto& directory : config.storage.allowed_dirs)
+        probes::remove_stale_test_files(directory, log);
+    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
+}
+
+// The journal of --state-dir (null without one), its finished runs read into `replay`.
+Result<std::unique_ptr<runs::RunJournal>> open_journal(const ServeConfig& config,
+                                                       runs::JournalReplay& replay, Logger& log) {
+    if (config.state_dir.empty()) return std::unique_ptr<runs::RunJournal>();
+    auto journal = runs::RunJournal::open(config.state_dir, config.history_size, replay);
+    if (!journal)
+        return make_error(journal.error().code, "--state-dir: " + journal.error().message);
+    for (const auto& warning : replay.warnings)
+        log.warn(warning, {{"journal", (*journal)->path()}});
+    log.info("runs restored", {{"journal", (*journal)->path()},
+                               {"runs", std::to_string(replay.finished.size())},
+                               {"interrupted", std::to_string(replay.interrupted)}});
+    return journal;
+}
+
+// Every run's start and end go to the journal (when there is one); its end to the run metrics
+// and the log too.
+struct RunRecorders {
+    runs::Runner::FinishedHook finished;
+    runs::Runner::StartedHook started;
+};
+
+RunRecorders run_recorders(runs::RunJournal* journal, runs::RunMetrics& run_metrics, Logger& log) {
+    auto recorded = [&log](const Status& written) {
+        if (!written) log.warn("cannot record the run", {{"reason", written.error().message}});
+    };
+    return {[journal, &run_metrics, &log, recorded](const runs::Run& run) {
+                if (journal) recorded(journal->record_finished(run));
+                run_metrics.record_finished(run);
+                log.info("run finished", {{"run", run.id},
+                                          {"probe", run.probe},
+                                          {"state", runs::to_string(run.state)},
+                                          {"trigger", run.trigger},
+                                          {"error", run.error}});
+            },
+            [journal, recorded](const runs::Run& run) {
+                if (journal) recorded(journal->record_started(run));
+            }};
+}
+
+// What GET /metrics renders, in this order.
+void add_collectors(metrics::Exposition& exposition, const SysRoot& root,
+                    const task::TaskState& facts, const runs::RunMetrics& run_metrics,
+                    const runs::Runner& runner, const runs::ProbeRegistry& registry) {
+    exposition.add(std::make_shared<metrics::BuildInfoCollector>());
+    exposition.add(std::make_shared<metrics::HostCollector>(root, facts));
+    exposition.add(run_metrics.registry());
+    exposition.add(std::make_shared<runs::RunnerCollector>(runner));
+    exposition.add(std::make_shared<const runs::LatestResultMetrics>(runner, registry));
+}
+
+// The endpoints and what their handlers hold; it must outlive the server.
+class Api {
+  public:
+    Api(const ServeConfig& config, size_t http_threads, const api::HostApiContext& host_context,
+        runs::Runner& runner, const runs::ProbeRegistry& registry)
+        : host_(host_context),
+          run_creations_(config.max_runs_per_minute),
+          waiters_(api::wait_slots_for(http_threads)),
+          runs_{runner, registry, run_creations_, waiters_},
+          router_(std::make_shared<http::Router>()) {
+        api::add_host_routes(*router_, host_);
+        api::add_runs_routes(*router_, runs_);
+        api::add_index_route(*router_);
+    }
+    Api(const Api&) = delete;
+    Api& operator=(const Api&) = delete;
+    std::shared_ptr<const http::Router> router() const { return router_; }
+
+  private:
+    const api::HostApiContext host_;
+    api::RateLimiter run_creations_;
+    api::WaitSlots waiters_;
+    const api::RunsApiContext runs_;
+    std::shared_ptr<http::Router> router_;
+};
+
+http::ServerOptions server_options(const ServeConfig& config, size_t http_threads) {
+    http::ServerOptions options;
+    options.address = config.listen;
+    options.access = config.access;
+    options.max_body_bytes = config.max_body_bytes;
+    options.max_header_bytes = config.max_header_bytes;
+    options.request_timeout_seconds = config.request_timeout_seconds;
+    options.max_connections = config.max_connections;
+    options.tls_cert_file = config.tls_cert_file;
+    options.tls_key_file = config.tls_key_file;
+    options.threads = http_threads;
+    return options;
+}
+
+// When ECS task metadata arrives, the facts take it in (CPU budget, task, cost).
+ecs::MetadataFetcher::Done take_in_ecs_metadata(task::TaskState& facts, Logger& log) {
+    return [&facts, &log](const Result<ecs::TaskMetadata>& metadata) {
+        if (!metadata) {
+            log.warn("ECS task metadata unavailable", {{"reason", metadata.error().message}});
+            return;
+        }
+        facts.set_ecs(*metadata);
+        log.info("ECS task metadata",
+                 {{"task", metadata->task_arn},
+                  {"launch_type", metadata->launch_type},
+                  {"cpu_budget_source", facts.host_snapshot()->cpu_budget.source}});
+    };
+}
+
+// SIGTERM and the like stop accepting first, then cancel runs so that requests waiting on them
+// (?wait=) return promptly. As a container's PID 1 we inherit its orphans; their zombies are
+// ours to reap.
+SignalHandlers daemon_signal_handlers(http::HttpServer& server, runs::Scheduler& scheduler,
+                                      runs::Runner& runner, const OwnedChildren& owned_children,
+                                      Logger& log) {
+    SignalHandlers handlers;
+    handlers.shut_down = [&server, &scheduler, &runner, &log](int signal_number) {
+        log.info("shutting down", {{"signal", signal_name(signal_number)}});
+        // ECS allows 30 s before SIGKILL, our promise is 2 s: requests get 1 s to finish.
+        const auto requests_deadline = std::chrono::steady_clock::now() + kShutdownGrace;
+        server.stop();
+        scheduler.stop();
+        runner.shutdown();
+        if (const size_t ended = server.drain(requests_deadline); ended > 0)
+            log.info("ended open connections", {{"count", std::to_string(ended)}});
+    };
+    handlers.ignored = [&log](int signal_number) {
+        log.info("signal ignored", {{"signal", signal_name(signal_number)}});
+    };
+    if (getpid() == 1) {
+        handlers.child_ended = [&owned_children, &log] {
+            if (const int reaped = reap_orphans(owned_children); reaped > 0)
+                log.info("reaped orphaned processes", {{"count", std::to_string(reaped)}});
+        };
+    }
+    return handlers;
+}
+
+// Runs, --run-on-start, --schedule and the ECS metadata fetch begin once the port is bound.
+void start_work(runs::Runner& runner, runs::Scheduler& scheduler,
+                ecs::MetadataFetcher& ecs_metadata, const ServeConfig& config, Logger& log) {
+    runner.start();
+    for (const auto& probe : config.run_on_start) {
+        auto submitted = runner.submit(
+            probe, config.scheduled_params.value(probe, nlohmann::json::object()), "start");
+        if (!submitted)
+            log.warn("run on start refused",
+                     {{"probe", probe}, {"reason", submitted.error().message}});
+    }
+    scheduler.start();
+    if (!config.ecs_metadata_uri.empty()) ecs_metadata.start();
+}
+
+// Until SIGTERM (or a failure) stops the server; then no run is left running.
+int serve_until_stopped(http::HttpServer& server, runs::Scheduler& scheduler, runs::Runner& runner,
+                        Logger& log) {
+    auto served = server.serve();
+    scheduler.stop();
+    runner.shutdown();
+    if (!served) {
+        log.error(served.error().message);
+        return 1;
+    }
+    log.info("stopped");
+    return 0;
+}
+
+void log_listening(Logger& log, const ServeConfig& config, const SysRoot& root, int port,
+                   const host::HostFacts& facts, const Sizing& sizing) {
+    http::ListenAddress actual = config.listen;
+    actual.port = port;
+    log.info("listening", {{"address", actual.to_string()},
+                           {"tls", config.tls_cert_file.empty() ? "off" : "on"},
+                           {"version", kVersion},
+                           {"sysroot", root.prefix()},
+                           {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},
+                           {"http_threads", std::to_string(sizing.http_threads)},
+                           {"runner_threads", std::to_string(sizing.runner.worker_threads)}});
+    log_host_identity(log, facts);
 }
 
 }  // namespace
@@ -88,136 +294,43 @@ int run_serve(const ServeConfig& config, Logger& log) {
     mallopt(M_ARENA_MAX, 2);
     const auto started = std::chrono::steady_clock::now();
     const SysRoot root(config.sysroot);
-    host::HostState host_state(host::collect_host_facts(root), config.prices);
-    const auto startup_facts = host_state.snapshot();  // as at start-up, for sizing
-    const host::HostFacts& facts = *startup_facts;
-    for (const auto& warning : facts.warnings)
-        log.warn(warning);
+    task::TaskState facts(collect_startup_facts(root, log), config.prices);
+    const auto startup = facts.host_snapshot();  // as at start-up, for sizing
     // The children probes fork: as PID 1 the orphan reaper must leave them to the probe.
     OwnedChildren owned_children;
     const runs::ProbeRegistry registry =
         probes::builtin_probes({.storage = config.storage,
                                 .shell = config.system_shell,
                                 .owned_children = &owned_children});
-    // Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
-    for (const auto& directory : config.storage.allowed_dirs)
-        probes::remove_stale_test_files(directory, log);
-    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
+    remove_leftovers(config, log);
 
     runs::JournalReplay replay;
-    std::unique_ptr<runs::RunJournal> journal;
-    if (!config.state_dir.empty()) {
-        auto opened = runs::RunJournal::open(config.state_dir, config.history_size, replay);
-        if (!opened) {
-            log.error("--state-dir: " + opened.error().message);
-            return 1;
-        }
-        journal = std::move(*opened);
-        for (const auto& warning : replay.warnings)
-            log.warn(warning, {{"journal", journal->path()}});
-        log.info("runs restored", {{"journal", journal->path()},
-                                   {"runs", std::to_string(replay.finished.size())},
-                                   {"interrupted", std::to_string(replay.interrupted)}});
+    auto journal = open_journal(config, replay, log);
+    if (!journal) {
+        log.error(journal.error().message);
+        return 1;
     }
-    auto journal_write = [&](const Status& written) {
-        if (!written) log.warn("cannot record the run", {{"reason", written.error().message}});
-    };
-
+    const Sizing sizing = sizing_for(config, *startup);
     runs::RunMetrics run_metrics;
-    const runs::RunnerOptions runner_options{config.queue_size, config.history_size,
-                                             runner_threads_for(facts.cpu_budget.workers),
-                                             config.probe_nice};
-    runs::Runner runner(
-        runner_options, registry, runs::ProbeEnvironment{root, host_state},
-        [&](const runs::Run& run) {
-            if (journal) journal_write(journal->record_finished(run));
-            run_metrics.record_finished(run);
-            log.info("run finished", {{"run", run.id},
-                                      {"probe", run.probe},
-                                      {"state", runs::to_string(run.state)},
-                                      {"trigger", run.trigger},
-                                      {"error", run.error}});
-        },
-        [&](const runs::Run& run) {
-            if (journal) journal_write(journal->record_started(run));
-        });
+    auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, log);
+    runs::Runner runner(sizing.runner, registry, {root, facts}, on_finished, on_started);
     runner.restore(std::move(replay.finished));
 
     metrics::Exposition exposition;
-    exposition.add(std::make_shared<metrics::BuildInfoCollector>());
-    exposition.add(std::make_shared<metrics::HostCollector>(root, host_state));
-    exposition.add(run_metrics.registry());
-    exposition.add(std::make_shared<runs::RunnerCollector>(runner));
-    exposition.add(std::make_shared<const runs::LatestResultMetrics>(runner, registry));
+    add_collectors(exposition, root, facts, run_metrics, runner, registry);
+    const Api api(config, sizing.http_threads, {root, facts, exposition, started}, runner,
+                  registry);
+    http::HttpServer server(server_options(config, sizing.http_threads), api.router());
+    runs::Scheduler scheduler(
+        config.schedule, config.scheduled_params,
+        [&runner](const std::string& probe, const nlohmann::json& params,
+                  const std::string& trigger) { return runner.submit(probe, params, trigger); },
+        log, started);
+    ecs::MetadataFetcher ecs_metadata(config.ecs_metadata_uri, take_in_ecs_metadata(facts, log));
 
-    const api::HostApiContext host_context{root, host_state, exposition, started};
-    api::RateLimiter run_creations(config.max_runs_per_minute);
-    const size_t http_threads =
-        config.http_threads ? config.http_threads : http_threads_for(facts.cpu_budget.workers);
-    api::WaitSlots waiters(api::wait_slots_for(http_threads));
-    const api::RunsApiContext runs_context{runner, registry, run_creations, waiters};
-    auto router = std::make_shared<http::Router>();
-    api::add_host_routes(*router, host_context);
-    api::add_runs_routes(*router, runs_context);
-    api::add_index_route(*router);
-
-    http::ServerOptions options;
-    options.address = config.listen;
-    options.access = config.access;
-    options.max_body_bytes = config.max_body_bytes;
-    options.max_header_bytes = config.max_header_bytes;
-    options.request_timeout_seconds = config.request_timeout_seconds;
-    options.max_connections = config.max_connections;
-    options.tls_cert_file = config.tls_cert_file;
-    options.tls_key_file = config.tls_key_file;
-    options.threads = http_threads;
-    http::HttpServer server(options, router);
-
-    auto submit = [&runner](const std::string& probe, const nlohmann::json& params,
-                            const std::string& trigger) {
-        return runner.submit(probe, params, trigger);
-    };
-    runs::Scheduler scheduler(config.schedule, config.scheduled_params, submit, log, started);
-    ecs::MetadataFetcher ecs_metadata(
-        config.ecs_metadata_uri, [&](const Result<ecs::TaskMetadata>& metadata) {
-            if (!metadata) {
-                log.warn("ECS task metadata unavailable", {{"reason", metadata.error().message}});
-                return;
-            }
-            host_state.set_ecs(*metadata);
-            log.info("ECS task metadata",
-                     {{"task", metadata->task_arn},
-                      {"launch_type", metadata->launch_type},
-                      {"cpu_budget_source", host_state.snapshot()->cpu_budget.source}});
-        });
-
-    // Before any thread starts, so that only the watcher receives the signals. Stop accepting
-    // first, then cancel runs so that requests waiting on them (?wait=) return promptly.
-    // As a container's PID 1 we inherit its orphans; their zombies are ours to reap.
-    std::function<void()> reap;
-    if (getpid() == 1) {
-        reap = [&] {
-            if (const int reaped = reap_orphans(owned_children); reaped > 0)
-                log.info("reaped orphaned processes", {{"count", std::to_string(reaped)}});
-        };
-    }
-    SignalHandlers signal_handlers;
-    signal_handlers.shut_down = [&](int signal_number) {
-        log.info("shutting down", {{"signal", signal_name(signal_number)}});
-        // ECS allows 30 s before SIGKILL, our promise is 2 s: requests get 1 s to finish.
-        const auto requests_deadline = std::chrono::steady_clock::now() + kShutdownGrace;
-        server.stop();
-        scheduler.stop();
-        runner.shutdown();
-        if (const size_t ended = server.drain(requests_deadline); ended > 0)
-            log.info("ended open connections", {{"count", std::to_string(ended)}});
-    };
-    signal_handlers.ignored = [&](int signal_number) {
-        log.info("signal ignored", {{"signal", signal_name(signal_number)}});
-    };
-    signal_handlers.child_ended = reap;
-    SignalWatcher signals(SignalContext::daemon, std::move(signal_handlers));
-
+    // Before any thread starts, so that only the watcher receives the signals.
+    SignalWatcher signals(SignalContext::daemon,
+                          daemon_signal_handlers(server, scheduler, runner, owned_children, log));
     // Well under a millisecond every 2 s (idle: about 10 us) keeps RSS near its idle size
     // within seconds of a burst.
     const MemoryTrimmer trimmer(std::chrono::seconds(2));
@@ -226,36 +339,9 @@ int run_serve(const ServeConfig& config, Logger& log) {
         log.error(bound.error().message);
         return 1;
     }
-    runner.start();
-    for (const auto& probe : config.run_on_start) {
-        auto submitted = runner.submit(
-            probe, config.scheduled_params.value(probe, nlohmann::json::object()), "start");
-        if (!submitted)
-            log.warn("run on start refused",
-                     {{"probe", probe}, {"reason", submitted.error().message}});
-    }
-    scheduler.start();
-    if (!config.ecs_metadata_uri.empty()) ecs_metadata.start();
-
-    http::ListenAddress actual = config.listen;
-    actual.port = server.port();
-    log.info("listening", {{"address", actual.to_string()},
-                           {"tls", config.tls_cert_file.empty() ? "off" : "on"},
-                           {"version", kVersion},
-                           {"sysroot", root.prefix()},
-                           {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},
-                           {"http_threads", std::to_string(options.threads)},
-                           {"runner_threads", std::to_string(runner_options.worker_threads)}});
-    log_host_identity(log, facts);
-    auto served = server.serve();
-    scheduler.stop();
-    runner.shutdown();
-    if (!served) {
-        log.error(served.error().message);
-        return 1;
-    }
-    log.info("stopped");
-    return 0;
+    start_work(runner, scheduler, ecs_metadata, config, log);
+    log_listening(log, config, root, server.port(), *startup, sizing);
+    return serve_until_stopped(server, scheduler, runner, log);
 }
 
 }  // namespace hostprobe::app

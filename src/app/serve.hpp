@@ -14,6 +14,7 @@
 #include "probes/storage/storage_policy.hpp"
 #include "runs/probe.hpp"
 #include "runs/scheduler.hpp"
+#include "task/task_cost.hpp"
 
 namespace hostprobe::app {
 
@@ -30,7 +31,7 @@ struct ServeConfig {
     nlohmann::json scheduled_params = nlohmann::json::object();  // probe name -> params
     probes::StoragePolicy storage;  // where the disk and files probes may write
     std::string ecs_metadata_uri;   // ECS_CONTAINER_METADATA_URI_V4; empty outside ECS
-    host::Prices prices;
+    task::Prices prices;
     http::AccessPolicy access;  // token, trusted peers, whether reads need them too
     std::string state_dir;      // where finished runs are kept across restarts; empty: nowhere
     // Limits on what one caller can make the agent do (defaults as the README says).

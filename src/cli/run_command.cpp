@@ -13,6 +13,7 @@
 #include "host/host_facts.hpp"
 #include "probes/registry.hpp"
 #include "runs/runner.hpp"
+#include "task/task_state.hpp"
 
 namespace hostprobe::cli {
 
@@ -154,9 +155,9 @@ int run_probe_command(const std::vector<std::string>& args, const EnvironmentLoo
     };
     app::SignalWatcher signals(app::SignalContext::foreground, std::move(signal_handlers));
 
-    const host::HostState host_state(host::collect_host_facts(root));
+    const task::TaskState facts(host::collect_host_facts(root));
     runs::Runner runner(runs::RunnerOptions{1, 1, 1}, registry,
-                        runs::ProbeEnvironment{root, host_state});
+                        runs::ProbeContextSource{root, facts});
     runner.start();
     auto submitted = runner.submit(line->probe, *params, "cli");
     if (!submitted) {

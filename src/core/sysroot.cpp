@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/strings.hpp"
+#include "core/unique_fd.hpp"
 
 namespace hostprobe {
 
@@ -21,22 +22,6 @@ std::string normalize_prefix(std::string prefix) {
     }
     return prefix.empty() ? std::string("/") : prefix;
 }
-
-class FileDescriptor {
-  public:
-    explicit FileDescriptor(int fd) : fd_(fd) {}
-    ~FileDescriptor() {
-        if (fd_ >= 0) {
-            ::close(fd_);
-        }
-    }
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    int get() const { return fd_; }
-
-  private:
-    int fd_;
-};
 
 }  // namespace
 
@@ -53,8 +38,8 @@ std::string SysRoot::resolve(std::string_view machine_path) const {
 
 Result<std::string> SysRoot::read_file(std::string_view machine_path) const {
     const std::string path = resolve(machine_path);
-    FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) {
+    const core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd) {
         const int saved = errno;
         return make_error(saved == ENOENT ? ErrorCode::not_found : ErrorCode::io_error,
                           std::string(machine_path) + ": " + std::strerror(saved));

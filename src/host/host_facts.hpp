@@ -1,5 +1,6 @@
-// Everything hostprobe knows about the machine and the limits it runs under: the model behind
-// GET /v1/host, `hostprobe cpu` and the host metrics. Collected through one SysRoot.
+// Everything hostprobe knows about the machine and the limits it runs under, collected through
+// one SysRoot: `hostprobe cpu`, and with the ECS task (src/task) GET /v1/host and the host
+// metrics.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,6 @@
 #include <vector>
 
 #include "core/sysroot.hpp"
-#include "ecs/task_metadata.hpp"
 #include "host/caches.hpp"
 #include "host/cgroup.hpp"
 #include "host/cpu_budget.hpp"
@@ -28,20 +28,6 @@ struct LiveInputs {
 
 LiveInputs read_live_inputs();
 
-// What the task costs per hour from its limits and per-unit prices.
-struct TaskCost {
-    double dollars_per_hour = 0;
-    double vcpus = 0;
-    double memory_gib = 0;
-    std::string source;  // "ecs_task" or "cgroup"
-};
-
-// Fargate Linux/x86 on-demand prices in us-east-1 (aws.amazon.com/fargate/pricing).
-struct Prices {
-    double vcpu_hour = 0.04048;
-    double gb_hour = 0.004445;
-};
-
 struct HostFacts {
     std::string sysroot;
     std::string architecture;
@@ -55,8 +41,6 @@ struct HostFacts {
     CgroupFacts cgroup;
     CpuBudget cpu_budget;
     HostGuess guess;
-    std::optional<ecs::TaskMetadata> ecs;  // when ECS task metadata v4 answered
-    std::optional<TaskCost> cost;
     std::vector<std::string> warnings;
 
     const CpuType* default_type() const { return cpu_types.empty() ? nullptr : &cpu_types[0]; }

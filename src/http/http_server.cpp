@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/strings.hpp"
+#include "core/unique_fd.hpp"
 #include "http/bounded_pool.hpp"
 #include "http/connection_closer.hpp"
 #include "http/owned_connection_server.hpp"
@@ -35,19 +36,18 @@ std::string explain_bind_failure(const ListenAddress& address) {
     }
     std::string reason = "unknown error";
     for (addrinfo* entry = results; entry != nullptr; entry = entry->ai_next) {
-        int fd = socket(entry->ai_family, entry->ai_socktype, entry->ai_protocol);
-        if (fd < 0) {
+        const core::UniqueFd fd(socket(entry->ai_family, entry->ai_socktype, entry->ai_protocol));
+        if (!fd) {
             reason = std::strerror(errno);
             continue;
         }
         int yes = 1;
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-        if (::bind(fd, entry->ai_addr, entry->ai_addrlen) != 0) {
+        setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        if (::bind(fd.get(), entry->ai_addr, entry->ai_addrlen) != 0) {
             reason = std::strerror(errno);
-        } else if (::listen(fd, 1) != 0) {
+        } else if (::listen(fd.get(), 1) != 0) {
             reason = std::strerror(errno);
         }
-        ::close(fd);
     }
     freeaddrinfo(results);
     return reason;

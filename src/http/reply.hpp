@@ -22,6 +22,9 @@ struct Reply {
     static Reply text(std::string body, std::string content_type = "text/plain; charset=utf-8");
 };
 
+// The one place status codes are spelled: success statuses by name, errors by their code.
+inline constexpr int kOk = 200;
+inline constexpr int kAccepted = 202;
 int status_for(ErrorCode code);
 // {"error": "...", "status": N}
 Reply error_reply(int status, const std::string& message);

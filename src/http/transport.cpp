@@ -37,21 +37,20 @@ bool timed_out(Deadline deadline) {
 }  // namespace
 
 Transport::Transport(int fd) : fd_(fd) {
-    const int flags = ::fcntl(fd_, F_GETFL);
-    if (flags >= 0) ::fcntl(fd_, F_SETFL, flags | O_NONBLOCK);
+    const int flags = ::fcntl(fd_.get(), F_GETFL);
+    if (flags >= 0) ::fcntl(fd_.get(), F_SETFL, flags | O_NONBLOCK);
 }
 
 Transport::~Transport() {
-    ::shutdown(fd_, SHUT_RDWR);
-    ::close(fd_);
+    ::shutdown(fd_.get(), SHUT_RDWR);
 }
 
 bool Transport::wait_readable(Deadline deadline) const {
-    return wait_for(fd_, POLLIN, deadline);
+    return wait_for(fd_.get(), POLLIN, deadline);
 }
 
 bool Transport::wait_writable(Deadline deadline) const {
-    return wait_for(fd_, POLLOUT, deadline);
+    return wait_for(fd_.get(), POLLOUT, deadline);
 }
 
 PlainTransport::PlainTransport(int fd) : Transport(fd) {}
@@ -83,14 +82,14 @@ IoResult PlainTransport::send(const char* data, size_t size, Deadline deadline) 
 
 Result<std::unique_ptr<TlsTransport>> TlsTransport::accept(SSL_CTX* context, int fd,
                                                            Deadline deadline) {
+    core::UniqueFd socket(fd);
     SSL* ssl = SSL_new(context);
     if (ssl == nullptr) {
-        ::shutdown(fd, SHUT_RDWR);
-        ::close(fd);
+        ::shutdown(socket.get(), SHUT_RDWR);
         return make_error(ErrorCode::internal, "SSL_new failed");
     }
-    SSL_set_fd(ssl, fd);
-    std::unique_ptr<TlsTransport> transport(new TlsTransport(fd, ssl));
+    SSL_set_fd(ssl, socket.get());
+    std::unique_ptr<TlsTransport> transport(new TlsTransport(socket.release(), ssl));
     const IoResult handshake = transport->drive([ssl] { return SSL_accept(ssl); }, deadline);
     if (handshake.bytes <= 0) {
         return make_error(ErrorCode::io_error,

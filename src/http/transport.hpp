@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "core/unique_fd.hpp"
 
 typedef struct ssl_ctx_st SSL_CTX;
 typedef struct ssl_st SSL;
@@ -24,8 +25,8 @@ struct IoResult {
 
 class Transport {
   public:
-    explicit Transport(int fd);
-    virtual ~Transport();  // shuts the socket down and closes it
+    explicit Transport(int fd);  // takes the socket over
+    virtual ~Transport();        // shuts the socket down (fd_ then closes it)
     Transport(const Transport&) = delete;
     Transport& operator=(const Transport&) = delete;
 
@@ -33,25 +34,25 @@ class Transport {
     virtual IoResult send(const char* data, size_t size, Deadline deadline) = 0;
     // Bytes already received below us (TLS records decrypted or not yet read by the caller).
     virtual bool has_buffered_input() const { return false; }
-    int fd() const { return fd_; }
+    int fd() const { return fd_.get(); }
     // Waits until the socket has input (or the peer closed it) or the deadline passes.
     bool wait_readable(Deadline deadline) const;
     bool wait_writable(Deadline deadline) const;
 
   private:
-    int fd_;
+    core::UniqueFd fd_;
 };
 
 class PlainTransport final : public Transport {
   public:
-    explicit PlainTransport(int fd);
+    explicit PlainTransport(int fd);  // takes the socket over
     IoResult receive(char* data, size_t size, Deadline deadline) override;
     IoResult send(const char* data, size_t size, Deadline deadline) override;
 };
 
 class TlsTransport final : public Transport {
   public:
-    // Performs the server side of the handshake before the deadline.
+    // Takes the socket over and performs the server side of the handshake before the deadline.
     static Result<std::unique_ptr<TlsTransport>> accept(SSL_CTX* context, int fd,
                                                         Deadline deadline);
     ~TlsTransport() override;

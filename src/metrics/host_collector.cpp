@@ -65,7 +65,7 @@ void add_capacity(std::vector<prometheus::MetricFamily>& out, const host::HostFa
     append(out, std::move(memory));
 }
 
-void add_ecs(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
+void add_ecs(std::vector<prometheus::MetricFamily>& out, const task::TaskFacts& facts) {
     if (facts.cost) {
         append(out, gauge("hostprobe_task_cost_dollars_per_hour",
                           "What the task costs per hour from its CPU and memory limits and the "
@@ -126,8 +126,8 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& r
 
 }  // namespace
 
-HostCollector::HostCollector(const SysRoot& root, const host::HostState& host)
-    : root_(root), host_(host) {}
+HostCollector::HostCollector(const SysRoot& root, const task::TaskState& facts)
+    : root_(root), facts_(facts) {}
 
 const std::vector<std::string>& HostCollector::reported_flags() {
     static const std::vector<std::string> flags = {"aes",     "pclmulqdq", "avx",        "avx2",
@@ -138,11 +138,11 @@ const std::vector<std::string>& HostCollector::reported_flags() {
 
 std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
     std::vector<prometheus::MetricFamily> out;
-    const auto facts = host_.snapshot();
-    add_identity(out, *facts);
-    add_capacity(out, *facts);
+    const auto facts = facts_.snapshot();
+    add_identity(out, facts->host);
+    add_capacity(out, facts->host);
     add_ecs(out, *facts);
-    add_throttling(out, root_, *facts);
+    add_throttling(out, root_, facts->host);
     return out;
 }
 

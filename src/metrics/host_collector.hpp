@@ -1,20 +1,20 @@
-// Host facts as Prometheus metrics. The facts are fixed at start-up; the cgroup throttling
-// counters are read at scrape time. A failed read costs only its own metrics, as with
-// node_exporter's per-collector success gauge.
+// Host facts, the ECS task and its cost as Prometheus metrics. The facts are fixed at start-up; the
+// cgroup throttling counters are read at scrape time. A failed read costs only its own metrics, as
+// with node_exporter's per-collector success gauge.
 #pragma once
 
 #include <prometheus/collectable.h>
 #include <prometheus/metric_family.h>
 
 #include "core/sysroot.hpp"
-#include "host/host_state.hpp"
+#include "task/task_state.hpp"
 
 namespace hostprobe::metrics {
 
 class HostCollector final : public prometheus::Collectable {
   public:
     // Both must outlive the collector.
-    HostCollector(const SysRoot& root, const host::HostState& host);
+    HostCollector(const SysRoot& root, const task::TaskState& facts);
     std::vector<prometheus::MetricFamily> Collect() const override;
 
     // The CPU flags that matter for hostprobe's probes (crypto and vector units).
@@ -22,7 +22,7 @@ class HostCollector final : public prometheus::Collectable {
 
   private:
     const SysRoot& root_;
-    const host::HostState& host_;
+    const task::TaskState& facts_;
 };
 
 // hostprobe_build_info{version,revision,openssl_version} 1

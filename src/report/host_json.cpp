@@ -155,10 +155,10 @@ json guess_json(const host::HostGuess& guess) {
             {"notes", guess.notes}};
 }
 
-}  // namespace
-
-json host_json(const host::HostFacts& facts,
-               const std::optional<host::ThrottlingCounters>& throttling) {
+// The task's parts are null outside ECS and for `hostprobe cpu`, which knows only the host.
+json host_json_of(const host::HostFacts& facts, const ecs::TaskMetadata* task_metadata,
+                  const task::TaskCost* cost,
+                  const std::optional<host::ThrottlingCounters>& throttling) {
     return {{"schema_version", kHostSchemaVersion},
             {"hostprobe_version", kVersion},
             {"sysroot", facts.sysroot},
@@ -170,13 +170,26 @@ json host_json(const host::HostFacts& facts,
             {"cgroup", cgroup_json(facts.cgroup, throttling)},
             {"cpu_budget", facts.cpu_budget},
             {"guess", guess_json(facts.guess)},
-            {"ecs", facts.ecs ? ecs::to_json(*facts.ecs) : json(nullptr)},
-            {"cost", facts.cost ? json{{"dollars_per_hour", facts.cost->dollars_per_hour},
-                                       {"vcpus", facts.cost->vcpus},
-                                       {"memory_gib", facts.cost->memory_gib},
-                                       {"source", facts.cost->source}}
-                                : json(nullptr)},
+            {"ecs", task_metadata ? ecs::to_json(*task_metadata) : json(nullptr)},
+            {"cost", cost ? json{{"dollars_per_hour", cost->dollars_per_hour},
+                                 {"vcpus", cost->vcpus},
+                                 {"memory_gib", cost->memory_gib},
+                                 {"source", cost->source}}
+                          : json(nullptr)},
             {"warnings", facts.warnings}};
+}
+
+}  // namespace
+
+json host_json(const host::HostFacts& facts,
+               const std::optional<host::ThrottlingCounters>& throttling) {
+    return host_json_of(facts, nullptr, nullptr, throttling);
+}
+
+json host_json(const task::TaskFacts& facts,
+               const std::optional<host::ThrottlingCounters>& throttling) {
+    return host_json_of(facts.host, facts.ecs ? &*facts.ecs : nullptr,
+                        facts.cost ? &*facts.cost : nullptr, throttling);
 }
 
 }  // namespace hostprobe::report

@@ -83,6 +83,7 @@ void add_lscpu_rows(Rows& rows, const host::HostFacts& facts) {
 }
 
 void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
+                        const ecs::TaskMetadata* task_metadata, const task::TaskCost* cost,
                         const std::optional<host::ThrottlingCounters>& throttling) {
     add_if(rows, "Platform:", facts.hypervisor.platform);
     add_if(rows, "EC2 instance type:", facts.hypervisor.ec2_instance_type);
@@ -111,15 +112,15 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                                                  format_fixed(counters->throttled_seconds, 3) +
                                                  " s throttled");
     }
-    if (facts.ecs) {
-        rows.emplace_back("ECS task:", facts.ecs->family + ":" + facts.ecs->revision + " (" +
-                                           facts.ecs->launch_type + ", " +
-                                           facts.ecs->availability_zone + ")");
+    if (task_metadata) {
+        rows.emplace_back("ECS task:", task_metadata->family + ":" + task_metadata->revision +
+                                           " (" + task_metadata->launch_type + ", " +
+                                           task_metadata->availability_zone + ")");
     }
-    if (facts.cost) {
-        rows.emplace_back("Task cost:", "$" + format_fixed(facts.cost->dollars_per_hour, 5) +
-                                            " per hour (" + format_fixed(facts.cost->vcpus, 2) +
-                                            " vCPU, " + format_fixed(facts.cost->memory_gib, 2) +
+    if (cost) {
+        rows.emplace_back("Task cost:", "$" + format_fixed(cost->dollars_per_hour, 5) +
+                                            " per hour (" + format_fixed(cost->vcpus, 2) +
+                                            " vCPU, " + format_fixed(cost->memory_gib, 2) +
                                             " GiB)");
     }
     const auto& guess = facts.guess;
@@ -132,13 +133,13 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
         rows.emplace_back("Warning:", warning);
 }
 
-}  // namespace
-
-std::string host_text(const host::HostFacts& facts,
-                      const std::optional<host::ThrottlingCounters>& throttling) {
+// The task's rows are left out outside ECS and for `hostprobe cpu`, which knows only the host.
+std::string host_text_of(const host::HostFacts& facts, const ecs::TaskMetadata* task_metadata,
+                         const task::TaskCost* cost,
+                         const std::optional<host::ThrottlingCounters>& throttling) {
     Rows rows;
     add_lscpu_rows(rows, facts);
-    add_hostprobe_rows(rows, facts, throttling);
+    add_hostprobe_rows(rows, facts, task_metadata, cost, throttling);
     size_t width = 0;
     for (const auto& row : rows)
         width = std::max(width, row.first.size());
@@ -147,6 +148,19 @@ std::string host_text(const host::HostFacts& facts,
         out += key + std::string(width - key.size() + 1, ' ') + value + "\n";
     }
     return out;
+}
+
+}  // namespace
+
+std::string host_text(const host::HostFacts& facts,
+                      const std::optional<host::ThrottlingCounters>& throttling) {
+    return host_text_of(facts, nullptr, nullptr, throttling);
+}
+
+std::string host_text(const task::TaskFacts& facts,
+                      const std::optional<host::ThrottlingCounters>& throttling) {
+    return host_text_of(facts.host, facts.ecs ? &*facts.ecs : nullptr,
+                        facts.cost ? &*facts.cost : nullptr, throttling);
 }
 
 }  // namespace hostprobe::report

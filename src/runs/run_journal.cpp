@@ -75,11 +75,10 @@ Status write_all(int fd, const std::string& text) {
 }
 
 Status sync_directory(const std::string& directory) {
-    const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) return io_error("open " + directory);
-    const int synced = ::fsync(fd);
-    ::close(fd);
-    return synced == 0 ? Status(Ok{}) : Status(io_error("fsync " + directory));
+    const core::UniqueFd fd(::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd) return io_error("open " + directory);
+    if (::fsync(fd.get()) != 0) return io_error("fsync " + directory);
+    return Ok{};
 }
 
 enum class LineRead { line, too_long, end };
@@ -304,9 +303,7 @@ RunJournal::RunJournal(std::string directory, size_t keep, std::deque<std::strin
       keep_(keep),
       finished_lines_(std::move(finished_lines)) {}
 
-RunJournal::~RunJournal() {
-    if (fd_ >= 0) ::close(fd_);
-}
+RunJournal::~RunJournal() = default;
 
 Status RunJournal::record_started(const Run& run) {
     const std::string line = event_line("started", run);
@@ -328,16 +325,16 @@ Status RunJournal::record_finished(const Run& run) {
     finished_lines_.push_back(line);
     while (finished_lines_.size() > keep_)
         finished_lines_.pop_front();
-    if (auto written = write_all(fd_, line); !written) return written;
-    if (::fdatasync(fd_) != 0) return io_error("fdatasync " + path_);
+    if (auto written = write_all(fd_.get(), line); !written) return written;
+    if (::fdatasync(fd_.get()) != 0) return io_error("fdatasync " + path_);
     // Two lines per run: rewrite once the file holds twice what it must keep.
     if (++lines_in_file_ > 4 * keep_ + 16) return compact();
     return Ok{};
 }
 
 Status RunJournal::append(const std::string& line) {
-    if (auto written = write_all(fd_, line); !written) return written;
-    if (::fdatasync(fd_) != 0) return io_error("fdatasync " + path_);
+    if (auto written = write_all(fd_.get(), line); !written) return written;
+    if (::fdatasync(fd_.get()) != 0) return io_error("fdatasync " + path_);
     ++lines_in_file_;
     return Ok{};
 }
@@ -345,16 +342,16 @@ Status RunJournal::append(const std::string& line) {
 // A new file beside the old one, synced, then renamed over it: a crash leaves one or the other.
 Status RunJournal::compact() {
     const std::string temporary = path_ + ".tmp";
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0) return io_error("open " + temporary);
+    core::UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (!fd) return io_error("open " + temporary);
     std::string text;
     for (const auto& line : finished_lines_)
         text += line;
     for (const auto& [id, line] : running_lines_)
         text += line;
-    Status written = write_all(fd, text);
-    if (written && ::fsync(fd) != 0) written = io_error("fsync " + temporary);
-    ::close(fd);
+    Status written = write_all(fd.get(), text);
+    if (written && ::fsync(fd.get()) != 0) written = io_error("fsync " + temporary);
+    fd.reset();  // written and synced: closed before it replaces the journal
     if (written && ::rename(temporary.c_str(), path_.c_str()) != 0)
         written = io_error("rename " + temporary);
     if (!written) {
@@ -362,9 +359,8 @@ Status RunJournal::compact() {
         return written;
     }
     if (auto synced = sync_directory(directory_); !synced) return synced;
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-    if (fd_ < 0) return io_error("open " + path_);
+    fd_.reset(::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC));
+    if (!fd_) return io_error("open " + path_);
     lines_in_file_ = finished_lines_.size() + running_lines_.size();
     return Ok{};
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "core/unique_fd.hpp"
 #include "runs/run.hpp"
 
 namespace hostprobe::runs {
@@ -58,7 +59,7 @@ class RunJournal {
     const std::string path_;
     const size_t keep_;
     std::mutex mutex_;
-    int fd_ = -1;
+    core::UniqueFd fd_;                       // the journal, open for appending
     std::deque<std::string> finished_lines_;  // the newest `keep`, for compaction
     // Runs that started and have not finished, by id: compaction keeps their "started" line,
     // or a crash during a long run would leave no trace of it.

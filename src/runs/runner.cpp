@@ -20,11 +20,11 @@ std::string probe_list(const ProbeRegistry& registry) {
 
 }  // namespace
 
-Runner::Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeEnvironment environment,
+Runner::Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeContextSource contexts,
                FinishedHook on_finished, StartedHook on_started)
     : options_(options),
       registry_(registry),
-      environment_(environment),
+      contexts_(contexts),
       on_finished_(std::move(on_finished)),
       on_started_(std::move(on_started)) {}
 
@@ -265,8 +265,8 @@ void Runner::execute(const std::string& id) {
         std::lock_guard<std::mutex> lock(mutex_);
         runs_.at(id).run.progress = std::clamp(fraction, 0.0, 1.0);
     };
-    const std::shared_ptr<const host::HostFacts> facts = environment_.host.snapshot();
-    const ProbeContext context{environment_.root, *facts, stop, report_progress, id};
+    const std::shared_ptr<const host::HostFacts> facts = contexts_.facts.host_snapshot();
+    const ProbeContext context{contexts_.root, *facts, stop, report_progress, id};
 
     RunState state = RunState::failed;
     std::string error;

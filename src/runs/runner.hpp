@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "host/host_state.hpp"
 #include "runs/probe.hpp"
 #include "runs/run.hpp"
+#include "task/task_state.hpp"
 
 namespace hostprobe::runs {
 
@@ -38,9 +38,11 @@ struct RunFilter {
     size_t limit = 100;
 };
 
-struct ProbeEnvironment {
+// Where the runner takes each run's ProbeContext from: the root, and the host facts as they
+// stand when the run starts (ECS task metadata may have changed the CPU budget since start-up).
+struct ProbeContextSource {
     const SysRoot& root;
-    const host::HostState& host;  // each run gets the facts as they stand when it starts
+    const task::TaskState& facts;
 };
 
 class Runner {
@@ -51,7 +53,7 @@ class Runner {
     using StartedHook = std::function<void(const Run&)>;
 
     // No thread starts before start(), so a SignalWatcher can be set up in between.
-    Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeEnvironment environment,
+    Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeContextSource contexts,
            FinishedHook on_finished = {}, StartedHook on_started = {});
     // Before start(): finished runs from an earlier life (oldest first) become the history.
     void restore(std::vector<Run> finished);
@@ -100,7 +102,7 @@ class Runner {
 
     const RunnerOptions options_;
     const ProbeRegistry& registry_;
-    const ProbeEnvironment environment_;
+    const ProbeContextSource contexts_;
     const FinishedHook on_finished_;
     const StartedHook on_started_;
 

@@ -1,7 +1,7 @@
 // ECS task metadata v4: the task document, optionally followed by a line "----" and the
-// container document, as MetadataFetcher receives them and parses them (parse_untrusted_json). What parses is applied to a real
-// machine's facts as HostState::set_ecs does (CPU budget from the task limit, task cost) and
-// rendered as GET /v1/host would.
+// container document, as MetadataFetcher receives them and parses them (parse_untrusted_json). What
+// parses is applied to a real machine's facts as TaskState::set_ecs does (CPU budget from the task
+// limit, task cost) and rendered as GET /v1/host would.
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -10,9 +10,9 @@
 #include "ecs/task_metadata.hpp"
 #include "fuzz_support.hpp"
 #include "host/host_facts.hpp"
-#include "host/host_state.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
+#include "task/task_facts.hpp"
 
 using namespace hostprobe;
 using nlohmann::json;
@@ -42,9 +42,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     (void)json_text(ecs::to_json(*metadata));
 
-    const host::HostFacts facts = host::with_ecs(machine, *metadata);
-    FUZZ_CHECK(facts.cpu_budget.workers >= 1, std::to_string(facts.cpu_budget.workers));
-    if (auto cost = host::task_cost(facts, host::Prices{})) (void)cost->dollars_per_hour;
+    const task::TaskFacts facts = task::with_ecs(machine, *metadata, task::Prices{});
+    FUZZ_CHECK(facts.host.cpu_budget.workers >= 1, std::to_string(facts.host.cpu_budget.workers));
+    if (facts.cost) (void)facts.cost->dollars_per_hour;
     (void)json_text(report::host_json(facts));
     (void)report::host_text(facts);
     return 0;

@@ -23,7 +23,6 @@
 #include "core/strings.hpp"
 #include "fuzz_support.hpp"
 #include "host/host_facts.hpp"
-#include "host/host_state.hpp"
 #include "http/access_policy.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
@@ -31,6 +30,7 @@
 #include "runs/latest_result_metrics.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
+#include "task/task_state.hpp"
 
 using namespace hostprobe;
 using nlohmann::json;
@@ -44,7 +44,7 @@ const char* const kRestoredRunId = "0000000000000001";
 // What lives as long as the daemon: the machine, its facts and the probes.
 struct Daemon {
     SysRoot root{fuzz::fixtures_dir() + "/sysroots/fargate-e5-2686v4"};
-    host::HostState host{host::collect_host_facts(root)};
+    task::TaskState host{host::collect_host_facts(root)};
     runs::ProbeRegistry registry = [] {
         probes::StoragePolicy storage;
         storage.allowed_dirs = probes::resolve_allowed_dirs({"/tmp"}).value();
@@ -67,7 +67,7 @@ struct Daemon {
 struct Service {
     explicit Service(const Daemon& daemon)
         : runner(runs::RunnerOptions{4, 16, 1}, daemon.registry,
-                 runs::ProbeEnvironment{daemon.root, daemon.host},
+                 runs::ProbeContextSource{daemon.root, daemon.host},
                  [this](const runs::Run& run) { run_metrics.record_finished(run); }),
           host_context{daemon.root, daemon.host, exposition, daemon.started},
           // ?wait= would hold a request until a run finishes, and these never do: the limit

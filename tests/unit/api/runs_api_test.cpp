@@ -47,11 +47,11 @@ struct Api {
 
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
-    host::HostState host_state{facts};
+    task::TaskState host_state{facts};
     FakeProbe* fake = nullptr;
     ProbeRegistry registry = registry_with(fake);
     std::unique_ptr<Runner> runner = std::make_unique<Runner>(RunnerOptions{1, 100, 1}, registry,
-                                                              ProbeEnvironment{root, host_state});
+                                                              ProbeContextSource{root, host_state});
     api::RateLimiter unlimited{0};
     api::WaitSlots waiters{1};
     api::RunsApiContext context{*runner, registry, unlimited, waiters};

@@ -6,7 +6,6 @@
 
 #include "core/time_format.hpp"
 #include "ecs/metadata_fetcher.hpp"
-#include "host/host_state.hpp"
 #include "support/fake_ecs_endpoint.hpp"
 
 using namespace hostprobe;
@@ -132,33 +131,6 @@ TEST_CASE("the background fetcher reports once and can be stopped while waiting"
         50);
     patient.start();
 }  // destroying `patient` mid-backoff returns promptly
-
-TEST_CASE(
-    "the CPU budget follows the task limit when the cgroup shows no quota; the cost follows the "
-    "limits") {
-    host::HostFacts facts;
-    facts.cpu_budget = host::compute_cpu_budget(std::nullopt, 2);
-    TaskMetadata fargate;
-    fargate.cpu_limit_cores = 0.25;
-    fargate.cpu_limit_source = "task";
-    fargate.memory_limit_bytes = 512ull << 20;
-    host::HostState state(facts);
-    CHECK(state.snapshot()->cpu_budget.workers == 2);
-    CHECK_FALSE(state.snapshot()->cost.has_value());
-    state.set_ecs(fargate);
-    const auto after = state.snapshot();
-    CHECK(after->cpu_budget.cores == 0.25);
-    CHECK(after->cpu_budget.workers == 1);
-    CHECK(after->cpu_budget.source == "ecs_task");
-    REQUIRE(after->cost.has_value());
-    CHECK(after->cost->dollars_per_hour == doctest::Approx(0.25 * 0.04048 + 0.5 * 0.004445));
-    CHECK(after->cost->source == "ecs_task");
-
-    TaskMetadata ec2 = fargate;
-    ec2.cpu_limit_source = "container";  // CPU shares, not a limit: the budget stays
-    state.set_ecs(ec2);
-    CHECK(state.snapshot()->cpu_budget.workers == 2);
-}
 
 namespace {
 

@@ -33,7 +33,7 @@ std::string label(const prometheus::ClientMetric& metric, const std::string& nam
 TEST_CASE("host metrics carry the contract's names and labels") {
     const SysRoot root(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4");
     const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
-    const auto families = metrics::HostCollector(root, host::HostState(facts)).Collect();
+    const auto families = metrics::HostCollector(root, task::TaskState(facts)).Collect();
     const auto named = by_name(families);
     for (const char* name :
          {"hostprobe_cpu_info", "hostprobe_cpu_flag_info", "hostprobe_cpus_online",
@@ -64,7 +64,7 @@ TEST_CASE("no quota, no quota metric; counters are read at scrape time") {
     tree.write("sys/fs/cgroup/cpu.max", "max 100000\n");
     const SysRoot root(tree.root());
     const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
-    const host::HostState state(facts);
+    const task::TaskState state(facts);
     const metrics::HostCollector collector(root, state);
     const auto unlimited = collector.Collect();
     CHECK(by_name(unlimited).count("hostprobe_cgroup_cpu_quota_cores") == 0);

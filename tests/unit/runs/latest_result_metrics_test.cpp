@@ -36,11 +36,11 @@ struct Fixture {
 
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
-    host::HostState host_state{facts};
+    task::TaskState host_state{facts};
     ProbeRegistry registry;
     FakeProbe* fake = nullptr;
     std::unique_ptr<Runner> runner = std::make_unique<Runner>(RunnerOptions{16, 100, 2}, registry,
-                                                              ProbeEnvironment{root, host_state});
+                                                              ProbeContextSource{root, host_state});
     LatestResultMetrics metrics{*runner, registry};
 };
 

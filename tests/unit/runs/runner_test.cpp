@@ -24,7 +24,7 @@ struct Fixture {
         quick = light.get();
         registry.add(std::move(exclusive));
         registry.add(std::move(light));
-        runner = std::make_unique<Runner>(options, registry, ProbeEnvironment{root, host_state},
+        runner = std::make_unique<Runner>(options, registry, ProbeContextSource{root, host_state},
                                           [this](const Run& run) {
                                               {
                                                   // As others see it while the hook runs.
@@ -53,7 +53,7 @@ struct Fixture {
     std::vector<RunState> visible_in_hook;  // guarded by finished_mutex
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
-    host::HostState host_state{facts};
+    task::TaskState host_state{facts};
     ProbeRegistry registry;
     FakeProbe* measure = nullptr;
     FakeProbe* quick = nullptr;
