@@ -74,18 +74,20 @@ case "$mode" in
       install_missing "${node_packages[@]}"
     fi
     build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_TESTS=ON
-    ctest --test-dir build --output-on-failure
+    # One CTest test per doctest case (tests/README.md): -j runs them side by side; --timeout
+    # bounds the script tests, the cases have their own.
+    ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
     # The image, built and run under a 0.25 CPU / 512 MiB limit (installs podman if needed).
     tests/container/run.sh
     # The same tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=address,undefined
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --test-dir build-asan --output-on-failure
+      ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
     # And the whole suite again under ThreadSanitizer: the end-to-end tests run a TSan daemon.
     build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_SANITIZE=thread
     # tests/tsan.supp: cpp-httplib is a prebuilt, uninstrumented library (see the file).
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
-      ctest --test-dir build-tsan --output-on-failure
+      ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900
     # libFuzzer on every parser and on HTTP request handling, 30 s each (installs clang).
     tests/fuzz/run.sh 30
     echo "setup: all tests passed" >&2

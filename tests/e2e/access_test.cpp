@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe::testing;
@@ -96,12 +97,8 @@ TEST_CASE("HOSTPROBE_TOKEN_FILE works like --token-file, and DELETE needs the to
     auto cancelled = client.Delete(path, bearer);
     REQUIRE(cancelled);
     CHECK((cancelled->status == 200 || cancelled->status == 202));
-    std::string state;
-    for (int i = 0; i < 100 && state != "cancelled"; ++i) {
-        state = nlohmann::json::parse(client.Get(path)->body)["state"];
-        std::this_thread::sleep_for(50ms);
-    }
-    CHECK(state == "cancelled");
+    CHECK(eventually(
+        [&] { return nlohmann::json::parse(client.Get(path)->body)["state"] == "cancelled"; }));
 }
 
 TEST_CASE("without a token, only trusted peers may POST") {

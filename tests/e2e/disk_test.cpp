@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -32,12 +33,11 @@ bool has_test_files(const std::string& directory) {
 
 // Waits until the run measures (layout done: progress past 10%).
 void wait_until_measuring(httplib::Client& client, const std::string& id) {
-    for (int i = 0; i < 1000; ++i) {
-        const json run = json::parse(client.Get("/v1/runs/" + id)->body);
-        if (run["state"] == "running" && run["progress"].get<double>() > 0.1) return;
-        std::this_thread::sleep_for(10ms);
-    }
-    FAIL("the run never started measuring");
+    REQUIRE_MESSAGE(eventually([&] {
+                        const json run = json::parse(client.Get("/v1/runs/" + id)->body);
+                        return run["state"] == "running" && run["progress"].get<double>() > 0.1;
+                    }),
+                    "the run never started measuring");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/fake_ecs_endpoint.hpp"
 
 using namespace hostprobe::testing;
@@ -19,12 +20,10 @@ TEST_CASE(
                   {{"ECS_CONTAINER_METADATA_URI_V4", endpoint.uri()}});
     auto client = daemon.client();
     json host;
-    for (int i = 0; i < 500; ++i) {
+    REQUIRE(eventually([&] {
         host = json::parse(client.Get("/v1/host")->body);
-        if (!host["ecs"].is_null()) break;
-        std::this_thread::sleep_for(20ms);
-    }
-    REQUIRE_FALSE(host["ecs"].is_null());
+        return !host["ecs"].is_null();
+    }));
     CHECK(host["ecs"]["launch_type"] == "FARGATE");
     CHECK(host["ecs"]["cpu_limit_cores"] == 0.25);
     CHECK(host["ecs"]["memory_limit_bytes"] == 536870912);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -92,10 +93,12 @@ TEST_CASE("Prometheus scraping three agents counts the fleet's three CPU models"
     // Condition-polled with a generous deadline: a scrape every second, a slow start is fine.
     const std::string models_query = "count by (model_name) (hostprobe_cpu_info)";
     json models = json::array();
-    for (auto waited = 0ms; waited < 60s && models.size() < machines.size(); waited += 250ms) {
-        std::this_thread::sleep_for(250ms);
-        models = instant_query(prometheus_port, models_query);
-    }
+    eventually(
+        [&] {
+            models = instant_query(prometheus_port, models_query);
+            return models.size() >= machines.size();
+        },
+        60s, 250ms);
     std::set<std::string> names;
     for (const auto& series : models) {
         names.insert(series["metric"].value("model_name", ""));

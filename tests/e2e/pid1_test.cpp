@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/process.hpp"
 #include "support/process_tree.hpp"
+#include "support/skip.hpp"
 
 using namespace hostprobe::testing;
 using namespace std::chrono_literals;
@@ -35,22 +37,10 @@ bool can_make_pid_namespaces() {
                    .status.code == 0;
 }
 
-template <typename Condition>
-bool eventually(Condition condition, std::chrono::milliseconds deadline) {
-    for (auto waited = 0ms; waited < deadline; waited += 50ms) {
-        if (condition()) return true;
-        std::this_thread::sleep_for(50ms);
-    }
-    return condition();
-}
-
 }  // namespace
 
 TEST_CASE("as PID 1 the agent reaps adopted orphans and exits 0 on SIGTERM") {
-    if (!can_make_pid_namespaces()) {
-        MESSAGE("skipped: making a PID namespace needs root and unshare");
-        return;
-    }
+    if (!can_make_pid_namespaces()) SKIP_TEST("making a PID namespace needs root and unshare");
     Process init("/usr/bin/unshare", {"--fork", "--pid", "--mount-proc", "--kill-child", binary(),
                                       "serve", "--listen", "127.0.0.1:0"});
     REQUIRE_MESSAGE(init.wait_for_port(10s).has_value(), init.errors());

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
@@ -39,29 +40,24 @@ double cpu_seconds(pid_t pid) {
 
 // Waits until the process has used `seconds` of CPU time.
 bool wait_for_cpu_seconds(pid_t pid, double seconds, std::chrono::milliseconds deadline) {
-    const auto start = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - start < deadline) {
-        if (cpu_seconds(pid) >= seconds) return true;
-        std::this_thread::sleep_for(20ms);
-    }
-    return false;
+    return eventually([&] { return cpu_seconds(pid) >= seconds; }, deadline);
 }
 
 // Waits until the process's main thread blocks `signal_number` (SigBlk in /proc/<pid>/status):
 // from then on the agent's signal watcher receives it instead of the default action killing
 // the process. Slow start-ups (sanitizer builds) otherwise race with the test's signal.
 bool wait_for_signal_blocked(pid_t pid, int signal_number, std::chrono::milliseconds deadline) {
-    const auto start = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - start < deadline) {
-        std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-        for (std::string line; std::getline(status, line);) {
-            if (line.rfind("SigBlk:", 0) != 0) continue;
-            const unsigned long long blocked = std::stoull(line.substr(7), nullptr, 16);
-            if ((blocked >> (signal_number - 1)) & 1ULL) return true;
-        }
-        std::this_thread::sleep_for(10ms);
-    }
-    return false;
+    return eventually(
+        [&] {
+            std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+            for (std::string line; std::getline(status, line);) {
+                if (line.rfind("SigBlk:", 0) != 0) continue;
+                const unsigned long long blocked = std::stoull(line.substr(7), nullptr, 16);
+                if ((blocked >> (signal_number - 1)) & 1ULL) return true;
+            }
+            return false;
+        },
+        deadline);
 }
 
 const char* kShortCipher =
@@ -150,12 +146,7 @@ TEST_CASE("DELETE stops a running cipher run within 1 s and keeps its partial re
     CHECK(created->status == 202);
     const std::string id = json::parse(created->body)["id"];
     // Wait until it runs (it starts at once: nothing else is queued).
-    bool running = false;
-    for (int i = 0; i < 1000 && !running; ++i) {
-        running = json::parse(client.Get("/v1/runs/" + id)->body)["state"] == "running";
-        if (!running) std::this_thread::sleep_for(10ms);
-    }
-    REQUIRE(running);
+    REQUIRE(eventually([&] { return run_state(client, id) == "running"; }));
     const auto asked = std::chrono::steady_clock::now();
     auto cancelled = client.Delete("/v1/runs/" + id);
     REQUIRE(cancelled);
@@ -171,9 +162,12 @@ TEST_CASE("DELETE stops a running cipher run within 1 s and keeps its partial re
 
 TEST_CASE("SIGTERM during a cipher run: exit 0 within 2 s") {
     Daemon daemon;
-    auto created = daemon.client().Post("/v1/runs", kLongCipher, "application/json");
+    auto client = daemon.client();
+    auto created = client.Post("/v1/runs", kLongCipher, "application/json");
     REQUIRE(created);
-    std::this_thread::sleep_for(200ms);  // let it start; shutdown must be quick either way
+    const std::string id = json::parse(created->body)["id"];
+    // The signal must find the run working, not queued: that is what has to end quickly.
+    REQUIRE(eventually([&] { return run_state(client, id) == "running"; }));
     daemon.process.signal(SIGTERM);
     const ExitStatus status = daemon.process.wait(5s);
     CHECK(status.exited);
@@ -185,11 +179,10 @@ TEST_CASE("--run-on-start runs without anyone asking; bad automation flags are u
     Daemon daemon({"--run-on-start", "cpu"});
     auto client = daemon.client();
     json runs;
-    for (int i = 0; i < 500; ++i) {
+    REQUIRE(eventually([&] {
         runs = json::parse(client.Get("/v1/runs?probe=cpu&state=succeeded")->body)["runs"];
-        if (!runs.empty()) break;
-        std::this_thread::sleep_for(10ms);
-    }
+        return !runs.empty();
+    }));
     REQUIRE(runs.size() == 1);
     CHECK(runs[0]["trigger"] == "start");
     CHECK(runs[0]["result"]["schema_version"] == 1);
@@ -218,11 +211,11 @@ TEST_CASE("--run-on-start runs without anyone asking; bad automation flags are u
         {{"HOSTPROBE_PARAMS",
           R"({"cipher": {"ciphers": ["chacha20"], "block_sizes": [64], "seconds": 0.1}})"}});
     json started;
-    for (int i = 0; i < 1000 && started.empty(); ++i) {
+    REQUIRE(eventually([&] {
         started = json::parse(
             inline_params.client().Get("/v1/runs?probe=cipher&state=succeeded")->body)["runs"];
-        if (started.empty()) std::this_thread::sleep_for(10ms);
-    }
+        return !started.empty();
+    }));
     REQUIRE(started.size() == 1);
     CHECK(started[0]["params"]["ciphers"] == json::array({"chacha20"}));
 }

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/loopback.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
@@ -116,15 +117,17 @@ TEST_CASE(
 
 TEST_CASE("SIGTERM ends within 2 s even while clients are mid-request or trickle bytes") {
     Daemon daemon({"--sysroot", sysroot("graviton2-8cpu"), "--request-timeout", "30"});
+    const size_t listening = open_sockets(daemon.process.pid());
     // A request line and one header, never the blank line: a read waits for up to 30 s.
     const int half_sent = connect_to_loopback(daemon.port);
     send_all(half_sent, "GET /v1/host HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     // One byte at a time, each well within the read timeout: without end.
     const int trickling = connect_to_loopback(daemon.port);
     send_all(trickling, "GET /v1/host HTTP/1.1\r\n");
-    std::this_thread::sleep_for(200ms);
+    // Both connections accepted by the daemon (not only queued by the kernel), then one more
+    // byte of the trickle: the signal finds two requests being read.
+    REQUIRE(eventually([&] { return open_sockets(daemon.process.pid()) == listening + 2; }));
     send_all(trickling, "X");
-    std::this_thread::sleep_for(200ms);
     daemon.process.signal(SIGTERM);
     const ExitStatus status = daemon.process.wait(40s);
     close(half_sent);

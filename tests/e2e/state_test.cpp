@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe::testing;
@@ -68,12 +69,8 @@ TEST_CASE("after kill -9 mid-run, the next start records the run as interrupted"
             "application/json");
         REQUIRE(accepted);
         id = json::parse(accepted->body)["id"];
-        json run = json::object();
-        for (int i = 0; i < 500 && run.value("state", "") != "running"; ++i) {
-            std::this_thread::sleep_for(10ms);
-            run = json::parse(first.client().Get("/v1/runs/" + id)->body);
-        }
-        REQUIRE(run["state"] == "running");
+        auto client = first.client();
+        REQUIRE(eventually([&] { return run_state(client, id) == "running"; }));
         first.process.signal(SIGKILL);
         first.process.wait(5s);
     }

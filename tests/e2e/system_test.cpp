@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/process.hpp"
 #include "support/process_tree.hpp"
 #include "support/temp_tree.hpp"
@@ -23,16 +24,6 @@ namespace {
 bool has_test_files(const std::string& directory) {
     for (const auto& entry : std::filesystem::directory_iterator(directory)) {
         if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
-    }
-    return false;
-}
-
-// Polls until `ready` holds; false after 20 s.
-template <typename Ready>
-bool eventually(Ready ready) {
-    for (int i = 0; i < 2000; ++i) {
-        if (ready()) return true;
-        std::this_thread::sleep_for(10ms);
     }
     return false;
 }
@@ -126,16 +117,24 @@ TEST_CASE("SIGTERM mid system test: exit 0 within 2 s, no child process, no file
             if (test == "shell" && !shell) continue;
             CAPTURE(test);
             Daemon each({"--disk-dir", allowed.root()});
-            REQUIRE(each.client().Post("/v1/runs",
-                                       R"({"probe": "system", "params": {"tests": [")" + test +
-                                           R"("], "copies": [2], "seconds": 60}})",
-                                       "application/json"));
+            auto client_of_each = each.client();
+            auto posted = client_of_each.Post("/v1/runs",
+                                              R"({"probe": "system", "params": {"tests": [")" +
+                                                  test + R"("], "copies": [2], "seconds": 60}})",
+                                              "application/json");
+            REQUIRE(posted);
+            const std::string id = json::parse(posted->body)["id"];
+            // Into the timed loop, past the set-up: progress moves only once the helpers are
+            // up and timing.
+            REQUIRE(eventually([&] {
+                auto run = client_of_each.Get("/v1/runs/" + id);
+                return run && json::parse(run->body)["progress"].get<double>() > 0;
+            }));
             std::vector<pid_t> children;
             REQUIRE(eventually([&] {
                 children = children_of(each.process.pid(), true);
                 return children.size() >= 2;
             }));
-            std::this_thread::sleep_for(100ms);  // into the timed loop, past the set-up
             check_sigterm_ends_cleanly(each, children);
         }
     }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/raw_http.hpp"
 
 using namespace hostprobe::testing;
@@ -269,8 +270,7 @@ TEST_CASE("requests waiting for runs cannot take every HTTP thread from /healthz
     std::thread first([&] { wait_for_run(); });
     std::thread second([&] { wait_for_run(); });
     // Both waiters hold their slots once two runs exist.
-    for (int i = 0; i < 400 && runs_started(daemon) < 2; ++i)
-        std::this_thread::sleep_for(10ms);
+    REQUIRE(eventually([&] { return runs_started(daemon) >= 2; }));
     REQUIRE(runs_started(daemon) == 2);
     auto third = wait_for_run();
     REQUIRE(third);

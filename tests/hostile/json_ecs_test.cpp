@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/fake_ecs_endpoint.hpp"
 
 using namespace hostprobe::testing;
@@ -27,13 +28,9 @@ std::string task_with_limits(const std::string& cpu, const std::string& memory =
 
 // Waits until the agent's log holds `text`, or the process ends, or 15 s pass.
 bool logged(const Daemon& daemon, const std::string& text) {
-    const auto deadline = std::chrono::steady_clock::now() + 15s;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (daemon.process.errors().find(text) != std::string::npos) return true;
-        if (!alive(daemon)) return false;
-        std::this_thread::sleep_for(20ms);
-    }
-    return false;
+    const auto has_text = [&] { return daemon.process.errors().find(text) != std::string::npos; };
+    eventually([&] { return has_text() || !alive(daemon); }, 15s);
+    return has_text();
 }
 
 void check_survives(const std::string& task, const std::string& reason,

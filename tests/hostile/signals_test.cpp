@@ -14,6 +14,7 @@
 
 #include "app/signal_watcher.hpp"
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/process.hpp"
 #include "support/temp_tree.hpp"
 
@@ -68,17 +69,6 @@ std::string log_line_naming(const std::string& log, const std::string& name) {
         return log.substr(begin, log.find('\n', at) - begin);
     }
     return "";
-}
-
-// Polls until `ready` holds; false after `deadline`.
-template <typename Ready>
-bool eventually(Ready ready, std::chrono::milliseconds deadline = 10s) {
-    const auto start = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - start < deadline) {
-        if (ready()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return false;
 }
 
 enum class Outcome { kept_serving, exited_cleanly };

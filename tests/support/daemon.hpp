@@ -7,9 +7,11 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,13 @@ struct Daemon {
     int port = 0;
 };
 
+// A run's state as GET /v1/runs/<id> answers it; "" when there is no such answer.
+inline std::string run_state(httplib::Client& client, const std::string& id) {
+    auto reply = client.Get("/v1/runs/" + id);
+    if (!reply || reply->status != 200) return "";
+    return nlohmann::json::parse(reply->body).value("state", "");
+}
+
 // Whether the daemon's process still runs: a crashed one stays a zombie until reaped, and
 // kill(pid, 0) succeeds on zombies.
 inline bool alive(const Daemon& daemon) {
@@ -53,6 +62,21 @@ inline bool alive(const Daemon& daemon) {
     const size_t name_end = stat.rfind(") ");
     return name_end != std::string::npos && stat.size() > name_end + 2 &&
            stat[name_end + 2] != 'Z' && stat[name_end + 2] != 'X';
+}
+
+// How many sockets the process holds open (its /proc/<pid>/fd links to "socket:[...]"): a
+// connection shows there once the process has accepted it.
+inline size_t open_sockets(pid_t pid) {
+    size_t count = 0;
+    std::error_code error;
+    const std::string fds = "/proc/" + std::to_string(pid) + "/fd";
+    for (auto it = std::filesystem::directory_iterator(fds, error);
+         !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+        std::error_code unreadable;  // a descriptor closed while the list is read
+        const auto target = std::filesystem::read_symlink(it->path(), unreadable);
+        if (!unreadable && target.string().rfind("socket:", 0) == 0) ++count;
+    }
+    return count;
 }
 
 // Whether `promtool check metrics` accepts the text (Debian's prometheus package has promtool).

@@ -96,6 +96,10 @@ class Recorder {
         progress_.measured_ios.fetch_add(1, std::memory_order_relaxed);
     }
     uint64_t measured_ios() const { return result_.read.ios + result_.write.ios; }
+    // After a submission: how many I/Os are in flight now.
+    void in_flight(unsigned count) {
+        result_.max_in_flight = std::max(result_.max_in_flight, count);
+    }
 
   private:
     DiskJobResult& result_;
@@ -222,7 +226,7 @@ std::string run_io_uring(const DiskJobOptions& options, int fd, const Limits& li
             if (slot.issued >= limits.measure_from_ns) ++measured_submitted;
         }
         if (in_flight == 0) break;
-        io_uring_submit(&ring);
+        if (io_uring_submit(&ring) >= 0) recorder.in_flight(in_flight);
         io_uring_cqe* completion = nullptr;
         __kernel_timespec timeout{0, 100'000'000};  // wake to see the deadline and the stop token
         const int waited = io_uring_wait_cqe_timeout(&ring, &completion, &timeout);

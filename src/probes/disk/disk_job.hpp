@@ -52,6 +52,9 @@ struct DiskJobResult {
     double sys_seconds = 0;
     bool stopped = false;  // cut short by the stop token
     std::string error;     // empty when it worked
+    // The most I/Os io_uring had submitted and not yet completed at once (the queue depth it
+    // reached); 0 with psync.
+    unsigned max_in_flight = 0;
 };
 
 // Progress the coordinator reads while jobs work.

@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "host/cpu_types.hpp"
 
@@ -93,15 +96,32 @@ TEST_CASE("unknown ARM parts keep the implementer and have no model name") {
     CHECK(type.stepping == "r0p2");
 }
 
-TEST_CASE("garbage never crashes the parser") {
-    for (const char* text : {"", "\n\n", ":::", "processor", "processor : x\nflags : a\n",
-                             "processor 99999999999999999999: 1\n", "cpu MHz : 1\nmodel name :\n",
-                             "CPU implementer : 0xzz\nCPU part : 0x\n"}) {
+TEST_CASE("garbage never crashes the parser, and gives what it holds") {
+    // What each input gives: its types, each CPU with the index of its type, the cpu MHz values,
+    // the ARM architecture, and what each type decodes to (vendor, model name, CPU count).
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"", "types=0 cpus= mhz=0 arm=-"},
+        {"\n\n", "types=0 cpus= mhz=0 arm=-"},
+        {":::", "types=0 cpus= mhz=0 arm=-"},
+        {"processor", "types=0 cpus= mhz=0 arm=-"},
+        {"processor : x\nflags : a\n", "types=1 cpus=0:0, mhz=0 arm=- [- - cpus=0]"},
+        {"processor 99999999999999999999: 1\n", "types=0 cpus= mhz=0 arm=-"},
+        {"cpu MHz : 1\nmodel name :\n", "types=0 cpus= mhz=0 arm=-"},
+        {"CPU implementer : 0xzz\nCPU part : 0x\n", "types=1 cpus= mhz=0 arm=- [0xzz - cpus=0]"},
+    };
+    for (const auto& [text, expected] : cases) {
         INFO(text);
         const Cpuinfo info = parse_cpuinfo(text, std::nullopt);
+        std::string summary = "types=" + std::to_string(info.types.size()) + " cpus=";
+        for (const auto& [cpu, type] : info.cpu_type)
+            summary += std::to_string(cpu) + ":" + std::to_string(type) + ",";
+        summary += " mhz=" + std::to_string(info.cpu_mhz.size()) +
+                   " arm=" + info.arm_architecture.value_or("-");
         for (const auto& raw : info.types) {
             const CpuType type = decode_cpu_type(raw);
-            CHECK(type.cpus.empty());
+            summary += " [" + type.vendor_id.value_or("-") + " " + type.model_name.value_or("-") +
+                       " cpus=" + std::to_string(type.cpus.size()) + "]";
         }
+        CHECK(summary == expected);
     }
 }

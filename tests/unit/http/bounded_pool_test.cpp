@@ -1,13 +1,33 @@
 #include "http/bounded_pool.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <fstream>
+#include <iterator>
 #include <latch>
+#include <string>
 #include <thread>
 
+#include "support/eventually.hpp"
+
 using hostprobe::http::BoundedPool;
+using hostprobe::testing::eventually;
 using namespace std::chrono_literals;
+
+namespace {
+
+// A thread of this process's scheduler state ('R' running, 'S' asleep in the kernel...);
+// '?' once it has ended.
+char thread_state(pid_t thread) {
+    std::ifstream in("/proc/self/task/" + std::to_string(thread) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t name_end = stat.rfind(") ");
+    return name_end == std::string::npos || stat.size() <= name_end + 2 ? '?' : stat[name_end + 2];
+}
+
+}  // namespace
 
 TEST_CASE("a full pool makes the next connection wait until one ends") {
     BoundedPool pool(1, 1);
@@ -20,14 +40,17 @@ TEST_CASE("a full pool makes the next connection wait until one ends") {
     });
     std::atomic<bool> second_accepted{false};
     std::atomic<bool> second_ran{false};
+    std::atomic<pid_t> acceptor_id{0};
+    REQUIRE(eventually([&] { return first_running.load(); }));
     std::thread acceptor([&] {
+        acceptor_id = ::gettid();
         pool.enqueue([&] { second_ran = true; });
         second_accepted = true;
     });
-    while (!first_running)
-        std::this_thread::sleep_for(1ms);
-    // The slot is taken: the second enqueue must still be waiting (it cannot have returned).
-    std::this_thread::sleep_for(100ms);
+    // The slot is taken: the second enqueue must wait. It is asleep in the kernel (not merely
+    // not yet run) and has not returned; an enqueue that did not wait would have ended the
+    // thread instead, and its state could not be read.
+    REQUIRE(eventually([&] { return acceptor_id != 0 && thread_state(acceptor_id) == 'S'; }));
     CHECK_FALSE(second_accepted);
     CHECK(pool.in_flight() == 1);
     release.count_down();

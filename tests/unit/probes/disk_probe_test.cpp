@@ -3,15 +3,18 @@
 #include "probes/disk/disk_probe.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/mount.h>
 
 #include <filesystem>
 #include <numeric>
 
+#include "core/unique_fd.hpp"
 #include "probes/disk/disk_job.hpp"
 #include "probes/files/files_probe.hpp"
 #include "probes/storage/test_files.hpp"
 #include "support/paths.hpp"
+#include "support/skip.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe;
@@ -43,6 +46,20 @@ struct Harness {
     }
     bool directory_empty() const { return std::filesystem::is_empty(tree.root()); }
 };
+
+// One disk job on a fresh file, its gate open from the start: it measures once laid out.
+DiskJobResult run_one_job(const TempTree& scratch, const DiskJobOptions& options) {
+    const std::string path = scratch.root() + "/job";
+    const core::UniqueFd fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+    REQUIRE(fd.valid());
+    StartGate gate(1);
+    gate.start_ns = steady_now_ns();
+    gate.deadline_ns = gate.start_ns + int64_t{60'000'000'000};
+    gate.go.count_down();
+    DiskProgress progress;
+    std::stop_source stop;
+    return run_disk_job(options, fd.get(), gate, progress, stop.get_token());
+}
 
 uint64_t sum(const json& series) {
     uint64_t total = 0;
@@ -98,10 +115,8 @@ TEST_CASE("time based with direct I/O and a ramp, where the filesystem allows O_
     const DiskProbe probe({.storage = harness.policy});
     auto outcome =
         harness.run(probe, {{"size", "1m"}, {"runtime", 1}, {"ramp_time", 0.2}, {"direct", true}});
-    if (!outcome.ok() && outcome.error().message.find("refuses O_DIRECT") != std::string::npos) {
-        MESSAGE("skipped: " << outcome.error().message);
-        return;
-    }
+    if (!outcome.ok() && outcome.error().message.find("refuses O_DIRECT") != std::string::npos)
+        SKIP_TEST(outcome.error().message);
     REQUIRE_MESSAGE(outcome.ok(), outcome.error().message);
     CHECK(outcome->result["read"]["total_ios"].get<uint64_t>() > 0);
     CHECK(outcome->result["runtime_seconds"].get<double>() > 0.5);
@@ -110,10 +125,24 @@ TEST_CASE("time based with direct I/O and a ramp, where the filesystem allows O_
 }
 
 TEST_CASE("io_uring keeps iodepth in flight") {
-    if (!io_uring_supported()) {
-        MESSAGE("skipped: built without liburing");
-        return;
-    }
+    if (!io_uring_supported()) SKIP_TEST("built without liburing");
+    // The job itself: iodepth 8 is 8 I/Os submitted at once, not 8 one after the other.
+    TempTree scratch;
+    DiskJobOptions options;
+    options.rw = RwPattern::randrw;
+    options.block = 4096;
+    options.file_size = 1 << 20;
+    options.time_based = false;
+    options.direct = false;
+    options.engine = IoEngineKind::io_uring;
+    options.iodepth = 8;
+    const DiskJobResult job = run_one_job(scratch, options);
+    if (job.error.find("io_uring is not available") != std::string::npos) SKIP_TEST(job.error);
+    REQUIRE_MESSAGE(job.error.empty(), job.error);
+    CHECK(job.max_in_flight == 8);
+    CHECK(job.read.ios + job.write.ios == 256);
+
+    // And through the probe, as a run asks for it.
     Harness harness;
     const DiskProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"rw", "randrw"},
@@ -123,11 +152,6 @@ TEST_CASE("io_uring keeps iodepth in flight") {
                                        {"direct", false},
                                        {"ioengine", "io_uring"},
                                        {"iodepth", 8}});
-    if (!outcome.ok() &&
-        outcome.error().message.find("io_uring is not available") != std::string::npos) {
-        MESSAGE("skipped: " << outcome.error().message);
-        return;
-    }
     REQUIRE_MESSAGE(outcome.ok(), outcome.error().message);
     CHECK(outcome->result["read"]["total_ios"].get<uint64_t>() +
               outcome->result["write"]["total_ios"].get<uint64_t>() ==
@@ -181,10 +205,8 @@ TEST_CASE("refusals before anything is written") {
 // set "direct": false, which newer kernels no longer need.)
 TEST_CASE("ENOSPC on a small tmpfs fails the run clearly and leaves no file") {
     TempTree mountpoint;
-    if (::mount("tmpfs", mountpoint.root().c_str(), "tmpfs", 0, "size=2m") != 0) {
-        MESSAGE("skipped: cannot mount a tmpfs here (needs root)");
-        return;
-    }
+    if (::mount("tmpfs", mountpoint.root().c_str(), "tmpfs", 0, "size=2m") != 0)
+        SKIP_TEST("cannot mount a tmpfs here (needs root)");
     struct Unmount {
         std::string path;
         ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <future>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "probes/system/dhrystone.hpp"
 #include "probes/system/system_measurement.hpp"
 #include "probes/system/whetstone.hpp"
+#include "support/eventually.hpp"
 #include "support/process_tree.hpp"
 #include "support/temp_tree.hpp"
 
@@ -59,14 +61,6 @@ SystemMeasurementSpec spec_for(const std::string& name, int directory_fd,
 SystemMeasurementSpec spec_for(const std::string& name, const WorkTree& work, std::stop_token stop,
                                size_t copies = 1, double seconds = 0.2) {
     return spec_for(name, work.handle.fd(), work.root(), std::move(stop), copies, seconds);
-}
-
-bool eventually_gone(pid_t pid) {
-    for (int i = 0; i < 2000; ++i) {
-        if (testing::process_gone(pid)) return true;
-        std::this_thread::sleep_for(1ms);
-    }
-    return false;
 }
 
 size_t entries(const std::string& directory) {
@@ -132,18 +126,16 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
         WorkTree work;
         std::stop_source stop;
         const auto spec = spec_for(name, work, stop.get_token(), 2, 60);
-        auto measuring = std::async(std::launch::async,
-                                    [&] { return measure_system_test(spec, [](double) {}); });
-        // Stop once the test is under way: its helpers are up and the files exist (the copy
-        // test), then a moment for the loops to start and fork.
-        auto under_way = [&] {
-            if (app::current_children().size() < 2) return false;
+        std::atomic<bool> timing{false};  // the first tick comes from inside the timed part
+        auto measuring = std::async(std::launch::async, [&] {
+            return measure_system_test(spec, [&](double) { timing = true; });
+        });
+        // Stop once the test is under way: its helpers are up, the files exist (the copy test)
+        // and the timed loops run (the gate is open: the helpers fork and copy).
+        REQUIRE(testing::eventually([&] {
+            if (!timing || app::current_children().size() < 2) return false;
             return name != "file_copy_4096" || entries(work.root()) > 0;
-        };
-        const auto give_up = std::chrono::steady_clock::now() + 20s;
-        while (std::chrono::steady_clock::now() < give_up && !under_way())
-            std::this_thread::sleep_for(1ms);
-        std::this_thread::sleep_for(300ms);
+        }));
         const std::vector<pid_t> started = testing::children_of(::getpid(), true);
         const auto stopped_at = std::chrono::steady_clock::now();
         stop.request_stop();
@@ -155,7 +147,7 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
         CHECK(app::current_children().empty());
         for (pid_t pid : started) {  // the helpers and what they started; orphans are reaped
             CAPTURE(pid);            // by init, so allow it a moment
-            CHECK(eventually_gone(pid));
+            CHECK(testing::eventually([&] { return testing::process_gone(pid); }, 10s));
         }
         CHECK(entries(work.root()) == 0);
     }
