@@ -1,12 +1,11 @@
 #include "probes/disk/disk_probe.hpp"
 
-#include <unistd.h>
-
 #include <future>
 #include <thread>
 
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
+#include "core/unique_fd.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/disk/fio_json.hpp"
 #include "probes/storage/storage_params.hpp"
@@ -224,19 +223,12 @@ Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
     const std::string& used = directory->path();
     TestFiles files(*directory);
 
-    std::vector<int> descriptors;
-    struct Closer {
-        std::vector<int>& fds;
-        ~Closer() {
-            for (int fd : fds)
-                ::close(fd);
-        }
-    } closer{descriptors};
+    std::vector<core::UniqueFd> descriptors;
     for (unsigned job = 0; job < plan.numjobs; ++job) {
         auto fd =
             files.create_file(test_file_name(context.run_id, std::to_string(job)), plan.job.direct);
         if (!fd) return fd.error();
-        descriptors.push_back(*fd);
+        descriptors.push_back(std::move(*fd));
     }
 
     StartGate gate(plan.numjobs);
@@ -245,7 +237,7 @@ Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
     for (unsigned job = 0; job < plan.numjobs; ++job) {
         DiskJobOptions options = plan.job;
         options.seed = std::hash<std::string>{}(context.run_id) + job * 7919;
-        jobs.push_back(std::async(std::launch::async, [options, fd = descriptors[job], &gate,
+        jobs.push_back(std::async(std::launch::async, [options, fd = descriptors[job].get(), &gate,
                                                        &progress, stop = context.stop] {
             return run_disk_job(options, fd, gate, progress, stop);
         }));

@@ -11,6 +11,7 @@
 
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
+#include "core/unique_fd.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/common/start_gate.hpp"
 #include "probes/disk/fio_json.hpp"
@@ -41,13 +42,11 @@ std::string operate(Operation operation, int directory, size_t index,
     };
     switch (operation) {
         case Operation::create: {
-            const int fd = ::openat(directory, name.c_str(),
-                                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-            if (fd < 0) return failed("create");
-            const ssize_t written = ::write(fd, buffer.data(), buffer.size());
-            const int saved = errno;
-            ::close(fd);
-            errno = saved;
+            const core::UniqueFd fd(::openat(directory, name.c_str(),
+                                             O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                                             0600));
+            if (!fd) return failed("create");
+            const ssize_t written = ::write(fd.get(), buffer.data(), buffer.size());
             if (written < 0)
                 return errno == ENOSPC ? "no space left on the device while writing " + name
                                        : failed("write");
@@ -60,12 +59,10 @@ std::string operate(Operation operation, int directory, size_t index,
                        : failed("stat");
         }
         case Operation::read: {
-            const int fd = ::openat(directory, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-            if (fd < 0) return failed("open");
-            const ssize_t got = ::read(fd, buffer.data(), buffer.size());
-            const int saved = errno;
-            ::close(fd);
-            errno = saved;
+            const core::UniqueFd fd(
+                ::openat(directory, name.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+            if (!fd) return failed("open");
+            const ssize_t got = ::read(fd.get(), buffer.data(), buffer.size());
             return got < 0 ? failed("read") : "";
         }
         case Operation::unlink:
@@ -189,10 +186,6 @@ Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
     TestFiles files(*directory);
     auto working = files.create_directory(test_file_name(context.run_id, "files"));
     if (!working) return working.error();
-    struct Closer {
-        int fd;
-        ~Closer() { ::close(fd); }
-    } closer{*working};
 
     const size_t count = params["files"];
     const size_t file_size = params["file_size"];
@@ -204,7 +197,7 @@ Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
     const Operation order[] = {Operation::create, Operation::stat, Operation::read,
                                Operation::unlink};
     for (size_t i = 0; i < 4 && !stopped; ++i) {
-        Phase phase = run_phase(order[i], *working, count, file_size, threads, context.stop);
+        Phase phase = run_phase(order[i], working->get(), count, file_size, threads, context.stop);
         if (!phase.error.empty())
             return make_error(ErrorCode::io_error, phase.error + " (" + used + ")");
         ops[operations()[i]] = std::move(phase.result);

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <string>
+#include <utility>
 
 #include "core/result.hpp"
+#include "core/unique_fd.hpp"
 
 namespace hostprobe::probes {
 
@@ -13,17 +15,22 @@ class DirectoryHandle {
     // Opens an operator's path (an allowlist entry at start, a private parent) O_NOFOLLOW.
     static Result<DirectoryHandle> open(const std::string& path);
     // Takes ownership of an open directory descriptor; `path` is what reports name it.
-    static DirectoryHandle adopt(int fd, std::string path) { return {fd, std::move(path)}; }
-    DirectoryHandle(DirectoryHandle&& other) noexcept;
+    static DirectoryHandle adopt(core::UniqueFd fd, std::string path) {
+        return {std::move(fd), std::move(path)};
+    }
+    static DirectoryHandle adopt(int fd, std::string path) {
+        return adopt(core::UniqueFd(fd), std::move(path));
+    }
+    DirectoryHandle(DirectoryHandle&& other) noexcept = default;
     DirectoryHandle& operator=(DirectoryHandle&&) = delete;
     DirectoryHandle(const DirectoryHandle&) = delete;
-    ~DirectoryHandle();
-    int fd() const { return fd_; }
+    int fd() const { return fd_.get(); }
     const std::string& path() const { return path_; }
 
   private:
-    DirectoryHandle(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
-    int fd_;
+    DirectoryHandle(core::UniqueFd fd, std::string path)
+        : fd_(std::move(fd)), path_(std::move(path)) {}
+    core::UniqueFd fd_;
     std::string path_;
 };
 

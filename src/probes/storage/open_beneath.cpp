@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/strings.hpp"
+#include "core/unique_fd.hpp"
 
 namespace hostprobe::probes {
 
@@ -72,24 +73,32 @@ int classify(int parent, const std::string& name, int error) {
 
 // Each component is opened relative to the descriptor of the one before, never by path, so
 // replacing a directory already passed changes nothing, and a symlink met is refused.
-Result<int> walk(int root, const std::string& root_path, const std::vector<std::string>& components,
-                 BeneathIntent intent) {
+Result<core::UniqueFd> walk(int root, const std::string& root_path,
+                            const std::vector<std::string>& components, BeneathIntent intent) {
     if (components.empty()) {
-        const int fd = ::openat(root, ".", flags_for(intent));
-        if (fd < 0) return failure(errno, root_path);
+        core::UniqueFd fd(::openat(root, ".", flags_for(intent)));
+        if (!fd) return failure(errno, root_path);
         return fd;
     }
-    int current = root;
+    core::UniqueFd current;  // the component opened last; `root` itself is not ours to close
     for (size_t i = 0; i < components.size(); ++i) {
         const bool last = i + 1 == components.size();
-        const int next =
-            ::openat(current, components[i].c_str(), last ? flags_for(intent) : kPassThroughFlags);
-        const int error = next < 0 ? classify(current, components[i], errno) : 0;
-        if (current != root) ::close(current);
-        if (next < 0) return failure(error, joined(root_path, components, i + 1));
-        current = next;
+        const int parent = current ? current.get() : root;
+        core::UniqueFd next(
+            ::openat(parent, components[i].c_str(), last ? flags_for(intent) : kPassThroughFlags));
+        if (!next) {
+            return failure(classify(parent, components[i], errno),
+                           joined(root_path, components, i + 1));
+        }
+        current = std::move(next);
     }
     return current;
+}
+
+// The descriptor, handed to the caller who now owns it.
+Result<int> released(Result<core::UniqueFd> opened) {
+    if (!opened) return opened.error();
+    return opened->release();
 }
 
 // openat2 with every symlink refused and the walk confined below `root`; -1 and errno on error.
@@ -117,7 +126,7 @@ Result<int> open_beneath(int root, const std::string& root_path,
                               "'" + name + "' below " + root_path + " is not a plain name");
         }
     }
-    if (method == BeneathMethod::walk) return walk(root, root_path, components, intent);
+    if (method == BeneathMethod::walk) return released(walk(root, root_path, components, intent));
 
     const int fd =
         call_openat2(root, components.empty() ? "." : join(components, "/"), flags_for(intent));
@@ -125,14 +134,12 @@ Result<int> open_beneath(int root, const std::string& root_path,
     const int error = errno;
     // Kernels before 5.6 answer ENOSYS; seccomp profiles written before it, often EPERM.
     if ((error == ENOSYS || error == EPERM) && method == BeneathMethod::automatic)
-        return walk(root, root_path, components, intent);
+        return released(walk(root, root_path, components, intent));
     if (error == ENOSYS)
         return make_error(ErrorCode::unavailable, "openat2 is not available on this kernel");
     // openat2 does not say which component failed: the walk finds it (and refuses just the
     // same). Should the tree have changed in between, openat2's answer stands.
-    auto located = walk(root, root_path, components, intent);
-    if (!located) return located.error();
-    ::close(*located);
+    if (auto located = walk(root, root_path, components, intent); !located) return located.error();
     return failure(error, joined(root_path, components, components.size()));
 }
 

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "core/strings.hpp"
+#include "core/unique_fd.hpp"
 
 namespace hostprobe::probes {
 
@@ -76,23 +77,22 @@ Result<std::vector<std::string>> requested_components(const std::string& request
 // since) and then `below` from its descriptor.
 Result<DirectoryHandle> open_below(const std::vector<std::string>& root,
                                    const std::vector<std::string>& below, BeneathMethod method) {
-    const int slash = ::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (slash < 0)
+    const core::UniqueFd slash(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!slash)
         return make_error(ErrorCode::io_error, std::string("open /: ") + std::strerror(errno));
     const std::string root_path = path_of(root);
-    auto opened_root = open_beneath(slash, "/", root, BeneathIntent::pass_through, method);
-    ::close(slash);
+    auto opened_root = open_beneath(slash.get(), "/", root, BeneathIntent::pass_through, method);
     if (!opened_root) {
         return make_error(
             ErrorCode::unavailable,
             "allowed directory " + root_path + " cannot be opened: " + opened_root.error().message);
     }
-    auto opened = open_beneath(*opened_root, root_path, below, BeneathIntent::work_in, method);
-    ::close(*opened_root);
+    const core::UniqueFd allowed(*opened_root);
+    auto opened = open_beneath(allowed.get(), root_path, below, BeneathIntent::work_in, method);
     if (!opened) return opened.error();
     std::vector<std::string> whole = root;
     whole.insert(whole.end(), below.begin(), below.end());
-    return DirectoryHandle::adopt(*opened, path_of(whole));
+    return DirectoryHandle::adopt(core::UniqueFd(*opened), path_of(whole));
 }
 
 Result<uint64_t> fstatvfs_free_space(const DirectoryHandle& directory) {

@@ -16,23 +16,27 @@ std::string errno_text(const std::string& what) {
     return what + ": " + std::strerror(errno);
 }
 
+// A directory stream over `fd`, which then belongs to it (closedir closes it); null if not.
+DIR* open_stream(core::UniqueFd fd) {
+    if (!fd) return nullptr;
+    DIR* dir = ::fdopendir(fd.get());
+    if (dir != nullptr) fd.release();
+    return dir;
+}
+
 void remove_directory_at(int parent, const std::string& name, int depth) {
-    const int fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        if (DIR* dir = ::fdopendir(fd)) {
-            std::vector<std::string> entries;
-            while (dirent* entry = ::readdir(dir)) {
-                const std::string entry_name = entry->d_name;
-                if (entry_name != "." && entry_name != "..") entries.push_back(entry_name);
-            }
-            for (const auto& entry : entries) {
-                if (::unlinkat(::dirfd(dir), entry.c_str(), 0) != 0 && errno == EISDIR && depth < 4)
-                    remove_directory_at(::dirfd(dir), entry, depth + 1);
-            }
-            ::closedir(dir);  // closes fd
-        } else {
-            ::close(fd);
+    if (DIR* dir = open_stream(core::UniqueFd(
+            ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)))) {
+        std::vector<std::string> entries;
+        while (dirent* entry = ::readdir(dir)) {
+            const std::string entry_name = entry->d_name;
+            if (entry_name != "." && entry_name != "..") entries.push_back(entry_name);
         }
+        for (const auto& entry : entries) {
+            if (::unlinkat(::dirfd(dir), entry.c_str(), 0) != 0 && errno == EISDIR && depth < 4)
+                remove_directory_at(::dirfd(dir), entry, depth + 1);
+        }
+        ::closedir(dir);
     }
     ::unlinkat(parent, name.c_str(), AT_REMOVEDIR);
 }
@@ -55,10 +59,10 @@ TestFiles::~TestFiles() {
     remove_all();
 }
 
-Result<int> TestFiles::create_file(const std::string& name, bool direct) {
+Result<core::UniqueFd> TestFiles::create_file(const std::string& name, bool direct) {
     const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | (direct ? O_DIRECT : 0);
-    const int fd = ::openat(directory_.fd(), name.c_str(), flags, 0600);
-    if (fd < 0) {
+    core::UniqueFd fd(::openat(directory_.fd(), name.c_str(), flags, 0600));
+    if (!fd) {
         if (direct && errno == EINVAL) {
             return make_error(ErrorCode::invalid_argument,
                               "the filesystem at " + directory_.path() +
@@ -72,15 +76,15 @@ Result<int> TestFiles::create_file(const std::string& name, bool direct) {
     return fd;
 }
 
-Result<int> TestFiles::create_directory(const std::string& name) {
+Result<core::UniqueFd> TestFiles::create_directory(const std::string& name) {
     if (::mkdirat(directory_.fd(), name.c_str(), 0700) != 0) {
         return make_error(ErrorCode::io_error,
                           errno_text("create " + directory_.path() + "/" + name));
     }
     directories_.push_back(name);
-    const int fd =
-        ::openat(directory_.fd(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
+    core::UniqueFd fd(
+        ::openat(directory_.fd(), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd)
         return make_error(ErrorCode::io_error,
                           errno_text("open " + directory_.path() + "/" + name));
     return fd;
@@ -97,12 +101,9 @@ void TestFiles::remove_all() {
 
 std::vector<TestFileEntry> list_test_files(const DirectoryHandle& directory) {
     std::vector<TestFileEntry> found;
-    const int listing = ::dup(directory.fd());  // closedir closes it, not the handle's
-    DIR* dir = listing >= 0 ? ::fdopendir(listing) : nullptr;
-    if (dir == nullptr) {
-        if (listing >= 0) ::close(listing);
-        return found;
-    }
+    // A duplicate: closedir closes it, not the handle's.
+    DIR* dir = open_stream(core::UniqueFd(::dup(directory.fd())));
+    if (dir == nullptr) return found;
     while (const dirent* entry = ::readdir(dir)) {
         TestFileEntry file{entry->d_name, {}};
         if (file.name.rfind(kTestFilePrefix, 0) != 0) continue;

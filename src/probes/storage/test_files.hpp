@@ -11,6 +11,7 @@
 
 #include "core/logger.hpp"
 #include "core/result.hpp"
+#include "core/unique_fd.hpp"
 #include "probes/storage/directory_handle.hpp"
 
 namespace hostprobe::probes {
@@ -28,9 +29,9 @@ class TestFiles {
     TestFiles& operator=(const TestFiles&) = delete;
 
     // O_CREAT|O_EXCL|O_NOFOLLOW; `direct` adds O_DIRECT (refused by tmpfs: a clear message).
-    Result<int> create_file(const std::string& name, bool direct);
-    // A subdirectory whose entries are removed with it.
-    Result<int> create_directory(const std::string& name);
+    Result<core::UniqueFd> create_file(const std::string& name, bool direct);
+    // A subdirectory whose entries are removed with it, opened.
+    Result<core::UniqueFd> create_directory(const std::string& name);
     void remove_all();
 
   private:

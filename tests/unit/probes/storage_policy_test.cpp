@@ -176,7 +176,7 @@ TEST_CASE("a subdirectory swapped for a symlink out while runs open it: no file 
             TestFiles files(*directory);
             auto fd = files.create_file(test_file_name("race", std::to_string(i)), false);
             if (fd) {
-                ::close(*fd);
+                fd->reset();
                 ++created;
             }
             escaped = !std::filesystem::is_empty(outside.root() + "/deep");
@@ -236,11 +236,11 @@ TEST_CASE("test files: O_EXCL, removed with their owner, stale ones swept") {
         TestFiles files(*directory);
         auto fd = files.create_file(test_file_name("run1", "0"), false);
         REQUIRE(fd.ok());
-        ::close(*fd);
+        fd->reset();
         CHECK_FALSE(files.create_file(test_file_name("run1", "0"), false).ok());  // never overwrite
         auto sub = files.create_directory(test_file_name("run1", "files"));
         REQUIRE(sub.ok());
-        ::close(*sub);
+        sub->reset();
         tree.write(test_file_name("run1", "files") + "/f0", "x");
         CHECK(std::filesystem::exists(tree.root() + "/.hostprobe-run1-0"));
     }
