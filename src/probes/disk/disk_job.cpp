@@ -136,22 +136,22 @@ struct Limits {
 };
 
 bool should_stop(const Limits& limits, const Recorder& recorder, std::stop_token& stop,
-                 bool& stopped) {
+                 bool& partial) {
     if (stop.stop_requested()) {
-        stopped = true;
+        partial = true;
         return true;
     }
     return steady_now_ns() >= limits.deadline_ns || recorder.measured_ios() >= limits.max_ios;
 }
 
 std::string run_psync(const DiskJobOptions& options, int fd, const Limits& limits,
-                      Recorder& recorder, std::stop_token& stop, bool& stopped) {
+                      Recorder& recorder, std::stop_token& stop, bool& partial) {
     AlignedBuffer buffer = aligned_buffer(options.block);
     if (!buffer) return "cannot allocate the I/O buffer";
     RandomFill(options.seed).fill(buffer.get(), options.block);
     IoPlan plan(options);
     unsigned writes_since_sync = 0;
-    while (!should_stop(limits, recorder, stop, stopped)) {
+    while (!should_stop(limits, recorder, stop, partial)) {
         const bool read = plan.is_read();
         const auto offset = static_cast<off_t>(plan.offset());
         if (!read) plan.scramble(buffer.get());
@@ -174,7 +174,7 @@ std::string run_psync(const DiskJobOptions& options, int fd, const Limits& limit
 
 #ifdef HOSTPROBE_HAVE_IO_URING
 std::string run_io_uring(const DiskJobOptions& options, int fd, const Limits& limits,
-                         Recorder& recorder, std::stop_token& stop, bool& stopped) {
+                         Recorder& recorder, std::stop_token& stop, bool& partial) {
     io_uring ring{};
     if (int status = io_uring_queue_init(options.iodepth, &ring, 0); status < 0) {
         return "io_uring is not available here (" + std::string(std::strerror(-status)) +
@@ -202,7 +202,7 @@ std::string run_io_uring(const DiskJobOptions& options, int fd, const Limits& li
     std::string error;
     bool submitting = true;
     while (error.empty() && (submitting || in_flight > 0)) {
-        if (submitting && should_stop(limits, recorder, stop, stopped)) submitting = false;
+        if (submitting && should_stop(limits, recorder, stop, partial)) submitting = false;
         for (size_t i = 0; submitting && i < slots.size() && measured_submitted < limits.max_ios;
              ++i) {
             if (slots[i].busy) continue;
@@ -295,7 +295,7 @@ DiskJobResult run_disk_job(const DiskJobOptions& options, int fd, StartGate& gat
     gate.ready.count_down();
     gate.go.wait();
     if (!result.error.empty() || stop.stop_requested()) {
-        result.stopped = stop.stop_requested();
+        result.partial = stop.stop_requested();
         return result;
     }
     const int64_t start = gate.start_ns.load();
@@ -304,18 +304,18 @@ DiskJobResult run_disk_job(const DiskJobOptions& options, int fd, StartGate& gat
                         options.time_based ? UINT64_MAX : options.file_size / options.block};
     Recorder recorder(result, progress, limits.measure_from_ns);
     const CpuTimes cpu_before = thread_cpu_times();
-    bool stopped = false;
+    bool partial = false;
 #ifdef HOSTPROBE_HAVE_IO_URING
     result.error = options.engine == IoEngineKind::io_uring
-                       ? run_io_uring(options, fd, limits, recorder, stop, stopped)
-                       : run_psync(options, fd, limits, recorder, stop, stopped);
+                       ? run_io_uring(options, fd, limits, recorder, stop, partial)
+                       : run_psync(options, fd, limits, recorder, stop, partial);
 #else
-    result.error = run_psync(options, fd, limits, recorder, stop, stopped);
+    result.error = run_psync(options, fd, limits, recorder, stop, partial);
 #endif
     const CpuTimes cpu_after = thread_cpu_times();
     result.usr_seconds = cpu_after.user - cpu_before.user;
     result.sys_seconds = cpu_after.system - cpu_before.system;
-    result.stopped = stopped;
+    result.partial = partial;
     result.runtime_seconds =
         std::max(0.0, static_cast<double>(std::min(steady_now_ns(), limits.deadline_ns) -
                                           limits.measure_from_ns) /

@@ -50,7 +50,7 @@ struct DiskJobResult {
     std::vector<uint64_t> ios_per_second;  // I/Os completed in each second of the measured part
     double usr_seconds = 0;
     double sys_seconds = 0;
-    bool stopped = false;  // cut short by the stop token
+    bool partial = false;  // stopped early by the stop token
     std::string error;     // empty when it worked
     // The most I/Os io_uring had submitted and not yet completed at once (the queue depth it
     // reached); 0 with psync.

@@ -3,11 +3,10 @@
 #include <future>
 #include <thread>
 
-#include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/unique_fd.hpp"
 #include "metrics/family_builder.hpp"
-#include "probes/disk/fio_json.hpp"
+#include "probes/disk/fio_report.hpp"
 #include "probes/storage/storage_params.hpp"
 #include "probes/storage/test_files.hpp"
 
@@ -78,12 +77,25 @@ Status check_plan(const DiskPlan& plan) {
     return Ok{};
 }
 
-json job_options(const json& params, const std::string& resolved) {
-    json options = params;
-    options["directory"] = resolved;
-    options["bs"] = format_byte_size(params["bs"]);
-    options["size"] = format_byte_size(params["size"]);
-    return options;
+ParamNumber param_number(const json& value) {
+    return {value.get<double>(), value.is_number_integer()};
+}
+
+// The normalized params as fio's job options: the directory as opened, sizes as "16k".
+DiskJobEcho job_echo(const json& params, const std::string& resolved) {
+    return {.directory = resolved,
+            .rw = params["rw"],
+            .rwmixread = params["rwmixread"],
+            .bs = format_byte_size(params["bs"]),
+            .size = format_byte_size(params["size"]),
+            .numjobs = params["numjobs"],
+            .runtime = param_number(params["runtime"]),
+            .time_based = params["time_based"],
+            .ramp_time = param_number(params["ramp_time"]),
+            .direct = params["direct"],
+            .fsync = params["fsync"],
+            .ioengine = params["ioengine"],
+            .iodepth = params["iodepth"]};
 }
 
 bool reads(RwPattern rw) {
@@ -91,28 +103,6 @@ bool reads(RwPattern rw) {
 }
 bool writes(RwPattern rw) {
     return rw == RwPattern::write || rw == RwPattern::randwrite || rw == RwPattern::randrw;
-}
-
-std::string text_report(const json& result) {
-    const json& options = result["job_options"];
-    std::string out =
-        "hostprobe: (g=0): rw=" + options["rw"].get<std::string>() + ", bs=(R) " +
-        options["bs"].get<std::string>() + "-" + options["bs"].get<std::string>() +
-        ", ioengine=" + options["ioengine"].get<std::string>() + ", iodepth=" +
-        std::to_string(options["ioengine"] == "io_uring" ? options["iodepth"].get<int>() : 1) +
-        "\n";
-    out += "hostprobe: (groupid=0, jobs=" + std::to_string(options["numjobs"].get<int>()) +
-           "): err= 0\n";
-    if (result.value("partial", false)) out += "  (partial: the run was cancelled)\n";
-    for (const char* direction : {"read", "write"}) {
-        if (result[direction]["total_ios"].get<uint64_t>() > 0)
-            out += fio_direction_text(direction, result[direction]);
-    }
-    char cpu[128];
-    std::snprintf(cpu, sizeof cpu, "  cpu          : usr=%.2fs, sys=%.2fs\n",
-                  result["usr_cpu_seconds"].get<double>(), result["sys_cpu_seconds"].get<double>());
-    out += cpu;
-    return out;
 }
 
 }  // namespace
@@ -209,8 +199,7 @@ double DiskProbe::expected_seconds(const json& params) const {
     return params["runtime"].get<double>() + params["ramp_time"].get<double>();
 }
 
-Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
-                                          const json& params) const {
+Result<DiskResult> DiskProbe::measure(const runs::ProbeContext& context, const json& params) const {
     // The directory may have changed since the run was queued: open it again and check
     // everything against what was opened. From here on every file is made relative to this one
     // descriptor, never by path, so swapping a directory of the path changes nothing.
@@ -273,43 +262,39 @@ Result<runs::ProbeOutcome> DiskProbe::run(const runs::ProbeContext& context,
     }
 
     DirectionStats read, write;
-    std::vector<uint64_t> series;
-    double runtime = 0, usr = 0, sys = 0;
-    bool stopped = false;
+    DiskResult result;
+    std::vector<uint64_t>& series = result.iops_series;
     for (auto& job : jobs) {
-        const DiskJobResult result = job.get();
-        if (!result.error.empty())
-            return make_error(ErrorCode::io_error, result.error + " (" + used + ")");
-        read.merge(result.read);
-        write.merge(result.write);
-        runtime =
-            std::max(runtime, result.runtime_seconds);  // fio's group runtime: the longest job
-        usr += result.usr_seconds;
-        sys += result.sys_seconds;
-        stopped = stopped || result.stopped;
-        if (series.size() < result.ios_per_second.size())
-            series.resize(result.ios_per_second.size(), 0);
-        for (size_t second = 0; second < result.ios_per_second.size(); ++second)
-            series[second] += result.ios_per_second[second];
+        const DiskJobResult measured = job.get();
+        if (!measured.error.empty())
+            return make_error(ErrorCode::io_error, measured.error + " (" + used + ")");
+        read.merge(measured.read);
+        write.merge(measured.write);
+        // fio's group runtime: the longest job
+        result.runtime_seconds = std::max(result.runtime_seconds, measured.runtime_seconds);
+        result.usr_cpu_seconds += measured.usr_seconds;
+        result.sys_cpu_seconds += measured.sys_seconds;
+        result.partial = result.partial || measured.partial;
+        if (series.size() < measured.ios_per_second.size())
+            series.resize(measured.ios_per_second.size(), 0);
+        for (size_t second = 0; second < measured.ios_per_second.size(); ++second)
+            series[second] += measured.ios_per_second[second];
     }
     files.remove_all();
 
-    json result = {{"directory", used},
-                   {"job_options", job_options(params, used)},
-                   {"read", fio_direction_json(read, runtime)},
-                   {"write", fio_direction_json(write, runtime)},
-                   {"iops_series", series},
-                   {"usr_cpu_seconds", usr},
-                   {"sys_cpu_seconds", sys},
-                   {"layout_seconds", layout_seconds},
-                   {"runtime_seconds", runtime},
-                   {"partial", stopped}};
-    std::string text = text_report(result);
-    return runs::ProbeOutcome{std::move(result), std::move(text), stopped};
+    result.directory = used;
+    result.job_options = job_echo(params, used);
+    result.read = direction_of(read, result.runtime_seconds);
+    result.write = direction_of(write, result.runtime_seconds);
+    result.layout_seconds = layout_seconds;
+    return result;
 }
 
-Result<std::vector<prometheus::MetricFamily>> DiskProbe::result_metrics(const json& result,
-                                                                        double) const {
+std::string DiskProbe::text_report(const DiskResult& result) const {
+    return fio_report(result);
+}
+
+std::vector<prometheus::MetricFamily> DiskProbe::metrics(const DiskResult& result, double) const {
     metrics::FamilyBuilder iops =
         metrics::gauge("hostprobe_disk_iops", "I/Os per second of the last completed disk run.");
     metrics::FamilyBuilder bandwidth =
@@ -318,24 +303,21 @@ Result<std::vector<prometheus::MetricFamily>> DiskProbe::result_metrics(const js
     metrics::FamilyBuilder latency =
         metrics::summary("hostprobe_disk_latency_seconds",
                          "Completion latency quantiles of the last completed disk run.");
-    // at() and integer_or_throw: a result restored from the journal may have any shape.
-    const json& options = result.at("job_options");
-    const std::string rw_text = options.at("rw").get<std::string>();
-    const RwPattern rw = parse_rw(rw_text).value_or(RwPattern::randread);
-    for (const char* direction : {"read", "write"}) {
+    const DiskJobEcho& options = result.job_options;
+    const RwPattern rw = parse_rw(options.rw).value_or(RwPattern::randread);
+    const std::pair<const char*, const DiskDirection*> directions[] = {{"read", &result.read},
+                                                                       {"write", &result.write}};
+    for (const auto& [direction, stats] : directions) {
         const bool used = std::string(direction) == "read" ? reads(rw) : writes(rw);
         if (!used) continue;
-        const json& stats = result.at(direction);
-        const metrics::Labels labels = {{"directory", result.at("directory").get<std::string>()},
-                                        {"rw", rw_text},
-                                        {"bs", options.at("bs").get<std::string>()},
+        const metrics::Labels labels = {{"directory", result.directory},
+                                        {"rw", options.rw},
+                                        {"bs", options.bs},
                                         {"direction", direction}};
-        iops.add(stats.at("iops").get<double>(), labels);
-        bandwidth.add(stats.at("bw_bytes").get<double>(), labels);
-        const json& clat = stats.at("clat_ns");
-        const auto count = integer_or_throw<uint64_t>(clat.at("N"));
-        latency.add_summary(labels, count,
-                            clat.at("mean").get<double>() * static_cast<double>(count) / 1e9,
+        iops.add(stats->iops, labels);
+        bandwidth.add(static_cast<double>(stats->bw_bytes), labels);
+        const LatencySummary& clat = stats->clat;
+        latency.add_summary(labels, clat.count, clat.mean * static_cast<double>(clat.count) / 1e9,
                             exported_quantiles(clat));
     }
     std::vector<prometheus::MetricFamily> out;

@@ -2,13 +2,14 @@
 // fields and text, on storage the operator allowed, without ever harming it.
 #pragma once
 
+#include "probes/disk/disk_result.hpp"
 #include "probes/probe_setup.hpp"
 #include "probes/storage/storage_policy.hpp"
-#include "runs/probe.hpp"
+#include "runs/typed_probe.hpp"
 
 namespace hostprobe::probes {
 
-class DiskProbe final : public runs::Probe {
+class DiskProbe final : public runs::TypedProbe<DiskResult> {
   public:
     explicit DiskProbe(const ProbeSetup& setup);
     std::string name() const override { return "disk"; }
@@ -20,13 +21,16 @@ class DiskProbe final : public runs::Probe {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
-    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
-                                   const nlohmann::json& params) const override;
-    Result<std::vector<prometheus::MetricFamily>> result_metrics(
-        const nlohmann::json& result, double finished_unix_seconds) const override;
 
     // numjobs × bs × iodepth of buffers may not exceed this: hostprobe shares a small task.
     static constexpr uint64_t kMaxBufferBytes = 64ull << 20;
+
+  protected:
+    Result<DiskResult> measure(const runs::ProbeContext& context,
+                               const nlohmann::json& params) const override;
+    std::string text_report(const DiskResult& result) const override;
+    std::vector<prometheus::MetricFamily> metrics(const DiskResult& result,
+                                                  double finished_unix_seconds) const override;
 
   private:
     StoragePolicy policy_;

@@ -9,13 +9,11 @@
 #include <future>
 #include <thread>
 
-#include "core/json_reads.hpp"
-#include "core/strings.hpp"
 #include "core/unique_fd.hpp"
 #include "metrics/family_builder.hpp"
 #include "probes/common/start_gate.hpp"
-#include "probes/disk/fio_json.hpp"
 #include "probes/storage/latency_histogram.hpp"
+#include "probes/storage/latency_summary.hpp"
 #include "probes/storage/storage_params.hpp"
 #include "probes/storage/test_files.hpp"
 
@@ -79,9 +77,9 @@ struct PhaseResult {
 
 // Runs one operation over every file, `threads` threads taking every threads-th file.
 struct Phase {
-    json result;
+    FilesOperation result;
     std::string error;
-    bool stopped = false;
+    bool partial = false;  // the stop token was set
 };
 
 Phase run_phase(Operation operation, int directory, size_t files, size_t file_size,
@@ -119,11 +117,11 @@ Phase run_phase(Operation operation, int directory, size_t files, size_t file_si
         ops += result.ops;
     }
     const double seconds = static_cast<double>(steady_now_ns() - started) / 1e9;
-    phase.stopped = stop.stop_requested();
-    phase.result = {{"ops", ops},
-                    {"seconds", seconds},
-                    {"ops_per_second", seconds > 0 ? static_cast<double>(ops) / seconds : 0.0},
-                    {"lat_ns", clat_json(latency)}};
+    phase.partial = stop.stop_requested();
+    phase.result = {.ops = ops,
+                    .seconds = seconds,
+                    .ops_per_second = seconds > 0 ? static_cast<double>(ops) / seconds : 0.0,
+                    .latency = summarize(latency)};
     return phase;
 }
 
@@ -175,8 +173,8 @@ double FilesProbe::expected_seconds(const json& params) const {
     return 4 * params["files"].get<double>() * 0.005;  // a few milliseconds per operation on EFS
 }
 
-Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
-                                           const json& params) const {
+Result<FilesResult> FilesProbe::measure(const runs::ProbeContext& context,
+                                        const json& params) const {
     // Opened once, checked against what was opened, and used only through its descriptor.
     auto directory = open_storage_directory(policy_, params["directory"]);
     if (!directory) return directory.error();
@@ -187,61 +185,42 @@ Result<runs::ProbeOutcome> FilesProbe::run(const runs::ProbeContext& context,
     auto working = files.create_directory(test_file_name(context.run_id, "files"));
     if (!working) return working.error();
 
-    const size_t count = params["files"];
-    const size_t file_size = params["file_size"];
-    const unsigned threads = params["threads"].is_string()
-                                 ? std::max<uint32_t>(1, context.host.cpu_budget.workers)
-                                 : params["threads"].get<unsigned>();
-    json ops = json::object();
-    bool stopped = false;
+    FilesResult result;
+    result.directory = used;
+    result.files = params["files"].get<uint64_t>();
+    result.file_size = params["file_size"].get<uint64_t>();
+    result.threads = context.count_or_workers(params["threads"]);
     const Operation order[] = {Operation::create, Operation::stat, Operation::read,
                                Operation::unlink};
-    for (size_t i = 0; i < 4 && !stopped; ++i) {
-        Phase phase = run_phase(order[i], working->get(), count, file_size, threads, context.stop);
+    for (size_t i = 0; i < 4 && !result.partial; ++i) {
+        Phase phase = run_phase(order[i], working->get(), result.files, result.file_size,
+                                static_cast<unsigned>(result.threads), context.stop);
         if (!phase.error.empty())
             return make_error(ErrorCode::io_error, phase.error + " (" + used + ")");
-        ops[operations()[i]] = std::move(phase.result);
-        stopped = phase.stopped;
+        result.ops[operations()[i]] = phase.result;
+        result.partial = phase.partial;
         context.report_progress(static_cast<double>(i + 1) / 4);
     }
     files.remove_all();
-
-    json result = {{"directory", used},  {"files", count}, {"file_size", file_size},
-                   {"threads", threads}, {"ops", ops},     {"partial", stopped}};
-    std::string text = "hostprobe files: " + std::to_string(count) + " files of " +
-                       format_byte_size(file_size) + ", " + std::to_string(threads) +
-                       " thread(s), in " + used + "\n";
-    if (stopped) text += "(partial: the run was cancelled)\n";
-    text += "op         ops/s      avg(us)    p50(us)    p99(us)  p99.9(us)\n";
-    for (const auto& [name, op] : ops.items()) {
-        const json& lat = op["lat_ns"];
-        char line[160];
-        std::snprintf(line, sizeof line, "%-8s %9.1f %10.1f %10.1f %10.1f %10.1f\n", name.c_str(),
-                      op["ops_per_second"].get<double>(), lat["mean"].get<double>() / 1000,
-                      lat["percentile"][percentile_key(50)].get<double>() / 1000,
-                      lat["percentile"][percentile_key(99)].get<double>() / 1000,
-                      lat["percentile"][percentile_key(99.9)].get<double>() / 1000);
-        text += line;
-    }
-    return runs::ProbeOutcome{std::move(result), std::move(text), stopped};
+    return result;
 }
 
-Result<std::vector<prometheus::MetricFamily>> FilesProbe::result_metrics(const json& result,
-                                                                         double) const {
+std::string FilesProbe::text_report(const FilesResult& result) const {
+    return files_report(result);
+}
+
+std::vector<prometheus::MetricFamily> FilesProbe::metrics(const FilesResult& result, double) const {
     metrics::FamilyBuilder latency =
         metrics::summary("hostprobe_files_op_latency_seconds",
                          "Latency quantiles of small-file operations, last completed files run.");
     metrics::FamilyBuilder rate =
         metrics::gauge("hostprobe_files_ops_per_second",
                        "Small-file operations per second, last completed files run.");
-    // at() and integer_or_throw: a result restored from the journal may have any shape.
-    const std::string directory = result.at("directory").get<std::string>();
-    for (const auto& [name, op] : result.at("ops").items()) {
-        rate.add(op.at("ops_per_second").get<double>(), {{"directory", directory}, {"op", name}});
-        const json& lat = op.at("lat_ns");
-        const auto count = integer_or_throw<uint64_t>(lat.at("N"));
-        latency.add_summary({{"directory", directory}, {"op", name}}, count,
-                            lat.at("mean").get<double>() * static_cast<double>(count) / 1e9,
+    for (const auto& [name, operation] : result.ops) {
+        const metrics::Labels labels = {{"directory", result.directory}, {"op", name}};
+        rate.add(operation.ops_per_second, labels);
+        const LatencySummary& lat = operation.latency;
+        latency.add_summary(labels, lat.count, lat.mean * static_cast<double>(lat.count) / 1e9,
                             exported_quantiles(lat));
     }
     std::vector<prometheus::MetricFamily> out;

@@ -2,13 +2,14 @@
 // stat'ed, opened and read, unlinked), which fio's data test does not show.
 #pragma once
 
+#include "probes/files/files_result.hpp"
 #include "probes/probe_setup.hpp"
 #include "probes/storage/storage_policy.hpp"
-#include "runs/probe.hpp"
+#include "runs/typed_probe.hpp"
 
 namespace hostprobe::probes {
 
-class FilesProbe final : public runs::Probe {
+class FilesProbe final : public runs::TypedProbe<FilesResult> {
   public:
     explicit FilesProbe(const ProbeSetup& setup);
     std::string name() const override { return "files"; }
@@ -19,13 +20,16 @@ class FilesProbe final : public runs::Probe {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
-    Result<runs::ProbeOutcome> run(const runs::ProbeContext& context,
-                                   const nlohmann::json& params) const override;
-    Result<std::vector<prometheus::MetricFamily>> result_metrics(
-        const nlohmann::json& result, double finished_unix_seconds) const override;
 
     // The four operations, in the order they run.
     static const std::vector<std::string>& operations();
+
+  protected:
+    Result<FilesResult> measure(const runs::ProbeContext& context,
+                                const nlohmann::json& params) const override;
+    std::string text_report(const FilesResult& result) const override;
+    std::vector<prometheus::MetricFamily> metrics(const FilesResult& result,
+                                                  double finished_unix_seconds) const override;
 
   private:
     StoragePolicy policy_;

@@ -1,0 +1,88 @@
+#include "probes/files/files_result.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "core/json_reads.hpp"
+#include "core/strings.hpp"
+#include "probes/storage/result_reads.hpp"
+
+namespace hostprobe::probes {
+
+namespace {
+
+using nlohmann::json;
+
+// A field an older or smaller result may lack: read with `read` when present, else left as is.
+template <typename Field, typename Read>
+void read_if_present(const json& in, const char* key, Field& field, Read read) {
+    const auto found = in.find(key);
+    if (found != in.end()) field = read(*found);
+}
+
+const auto as_seconds = [](const json& value) { return non_negative_or_throw(value); };
+const auto as_count = [](const json& value) { return integer_or_throw<uint64_t>(value); };
+
+json operation_json(const FilesOperation& operation) {
+    return {{"ops", operation.ops},
+            {"seconds", operation.seconds},
+            {"ops_per_second", operation.ops_per_second},
+            {"lat_ns", operation.latency}};
+}
+
+// What the metrics read is required; the rest is read when present.
+FilesOperation operation_from(const json& in) {
+    FilesOperation operation;
+    operation.ops_per_second = non_negative_or_throw(in.at("ops_per_second"));
+    operation.latency = in.at("lat_ns").get<LatencySummary>();
+    read_if_present(in, "ops", operation.ops, as_count);
+    read_if_present(in, "seconds", operation.seconds, as_seconds);
+    return operation;
+}
+
+}  // namespace
+
+void to_json(json& out, const FilesResult& result) {
+    json ops = json::object();
+    for (const auto& [name, operation] : result.ops)
+        ops[name] = operation_json(operation);
+    out = {{"directory", result.directory}, {"files", result.files},
+           {"file_size", result.file_size}, {"threads", result.threads},
+           {"ops", std::move(ops)},         {"partial", result.partial}};
+}
+
+void from_json(const json& in, FilesResult& result) {
+    result = FilesResult{};
+    result.directory = in.at("directory").get<std::string>();
+    const json& ops = in.at("ops");
+    if (!ops.is_object()) throw std::invalid_argument("ops is not an object");
+    for (const auto& [name, operation] : ops.items())
+        result.ops[name] = operation_from(operation);
+    read_if_present(in, "files", result.files, as_count);
+    read_if_present(in, "file_size", result.file_size, as_count);
+    read_if_present(in, "threads", result.threads, as_count);
+    read_if_present(in, "partial", result.partial,
+                    [](const json& value) { return value.get<bool>(); });
+}
+
+std::string files_report(const FilesResult& result) {
+    std::string text = "hostprobe files: " + std::to_string(result.files) + " files of " +
+                       format_byte_size(result.file_size) + ", " + std::to_string(result.threads) +
+                       " thread(s), in " + result.directory + "\n";
+    if (result.partial) text += "(partial: the run was cancelled)\n";
+    text += "op         ops/s      avg(us)    p50(us)    p99(us)  p99.9(us)\n";
+    for (const auto& [name, operation] : result.ops) {
+        const LatencySummary& latency = operation.latency;
+        const auto usec = [&](double point) {
+            return static_cast<double>(latency.at_percentile(point)) / 1000;
+        };
+        char line[160];
+        std::snprintf(line, sizeof line, "%-8s %9.1f %10.1f %10.1f %10.1f %10.1f\n", name.c_str(),
+                      operation.ops_per_second, latency.mean / 1000, usec(50), usec(99),
+                      usec(99.9));
+        text += line;
+    }
+    return text;
+}
+
+}  // namespace hostprobe::probes
