@@ -55,6 +55,30 @@ foreach(layer ${layers})
     endforeach()
   endforeach()
 endforeach()
+# Within probes/: one probe's folder includes no other probe's folder; what probes share lives
+# in probes/common and probes/storage (which include no probe's folder either).
+file(GLOB probe_folders RELATIVE ${SOURCE_DIR}/src/probes LIST_DIRECTORIES true
+     ${SOURCE_DIR}/src/probes/*)
+foreach(probe ${probe_folders})
+  if(NOT IS_DIRECTORY ${SOURCE_DIR}/src/probes/${probe})
+    continue()
+  endif()
+  file(GLOB_RECURSE sources RELATIVE ${SOURCE_DIR} ${SOURCE_DIR}/src/probes/${probe}/*.hpp
+       ${SOURCE_DIR}/src/probes/${probe}/*.cpp)
+  foreach(source ${sources})
+    file(STRINGS ${SOURCE_DIR}/${source} includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"probes/")
+    foreach(line ${includes})
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"probes/([^/\"]*)/.*" "\\1" folder
+                           "${line}")
+      if(folder STREQUAL line OR folder STREQUAL probe OR folder STREQUAL "common"
+         OR folder STREQUAL "storage")
+        continue()
+      endif()
+      list(APPEND violations "${source}: includes probes/${folder}/ (another probe's folder)")
+    endforeach()
+  endforeach()
+endforeach()
+
 if(violations)
   list(JOIN violations "\n  " text)
   message(FATAL_ERROR "layer rules broken:\n  ${text}")
