@@ -35,10 +35,6 @@ std::string iops_text(double iops) {
 
 }  // namespace
 
-std::string percentile_key(double point) {
-    return format_fixed(point, 6);
-}
-
 std::vector<std::pair<double, double>> exported_quantiles(const nlohmann::json& clat) {
     std::vector<std::pair<double, double>> quantiles;
     for (double quantile : {0.5, 0.9, 0.99, 0.999}) {

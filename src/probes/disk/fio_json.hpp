@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "probes/disk/disk_job.hpp"
+#include "probes/storage/latency_summary.hpp"  // percentile_key
 
 namespace hostprobe::probes {
 
@@ -15,8 +16,6 @@ namespace hostprobe::probes {
 nlohmann::json fio_direction_json(const DirectionStats& stats, double runtime_seconds);
 // {min, max, mean, stddev, percentile, bins} of a histogram, in nanoseconds.
 nlohmann::json clat_json(const LatencyHistogram& histogram);
-// fio's percentile key: 99.5 -> "99.500000".
-std::string percentile_key(double point);
 // The quantiles hostprobe exports (0.5, 0.9, 0.99, 0.999) from a clat JSON, in seconds.
 std::vector<std::pair<double, double>> exported_quantiles(const nlohmann::json& clat);
 

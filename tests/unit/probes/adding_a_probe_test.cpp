@@ -96,10 +96,10 @@ struct Agent {
     ~Agent() { runner.shutdown(); }
 
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
-    host::HostState host_state{host::collect_host_facts(root)};
+    task::TaskState host_state{host::collect_host_facts(root)};
     runs::ProbeRegistry registry;
     runs::Runner runner{runs::RunnerOptions{4, 10, 1}, registry,
-                        runs::ProbeEnvironment{root, host_state}};
+                        runs::ProbeContextSource{root, host_state}};
     metrics::Exposition exposition;
 };
 
