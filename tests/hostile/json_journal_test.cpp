@@ -132,5 +132,8 @@ TEST_CASE("numbers out of range, wrong types and unreadable results in the journ
     REQUIRE(metrics);
     CHECK(metrics->status == 200);
     CHECK(metrics->body.find("hostprobe_cipher_throughput") == std::string::npos);
+    // Only that probe's collector fails, as node_exporter does per collector.
+    CHECK(metrics->body.find("hostprobe_scrape_collector_success{collector=\"cipher_result\"} 0") !=
+          std::string::npos);
     CHECK(alive(daemon));
 }
