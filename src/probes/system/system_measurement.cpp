@@ -186,7 +186,7 @@ Result<SystemMeasurement> measure_system_test(const SystemMeasurementSpec& spec,
     }
     if (failure) return *failure;
     if (spec.test->unit == "lpm") measurement.value *= 60;
-    measurement.complete = !stop.stop_requested();
+    measurement.partial = stop.stop_requested();
     return measurement;
 }
 

@@ -22,7 +22,7 @@ struct SystemMeasurement {
     double value = 0;    // in the test's unit, all copies together
     double seconds = 0;  // the longest copy's
     bool valid = true;
-    bool complete = true;  // false when stopped early
+    bool partial = false;  // stopped early
 };
 
 Result<SystemMeasurement> measure_system_test(const SystemMeasurementSpec& spec,

@@ -212,7 +212,7 @@ Result<SystemResult> SystemProbe::measure(const runs::ProbeContext& context,
             });
             if (!measurement) {
                 result.skipped.push_back(skipped_test(*test, count, measurement.error().message));
-            } else if (!measurement->complete) {
+            } else if (measurement->partial) {
                 result.partial = true;
                 break;
             } else {
