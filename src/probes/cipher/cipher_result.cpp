@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "core/json_reads.hpp"
+#include "core/result_reads.hpp"
 
 namespace hostprobe::probes {
 
@@ -10,27 +11,15 @@ namespace {
 
 using nlohmann::json;
 
-// A field an older or smaller result may lack: read with `read` when present, else left as is.
-template <typename Field, typename Read>
-void read_if_present(const json& in, const char* key, Field& field, Read read) {
-    const auto found = in.find(key);
-    if (found != in.end()) field = read(*found);
-}
-
-// get<double>, get<bool> and get<std::string> throw on any other type; integers go through
-// integer_or_throw, since get<size_t> of -1 or 1e300 is undefined.
-const auto as_number = [](const json& value) { return value.get<double>(); };
-const auto as_count = [](const json& value) { return integer_or_throw<uint64_t>(value); };
-const auto as_size = [](const json& value) { return integer_or_throw<size_t>(value); };
-const auto as_bool = [](const json& value) { return value.get<bool>(); };
-const auto as_string = [](const json& value) { return value.get<std::string>(); };
+using namespace result_reads;
 
 json spread_json(const core::Spread& spread) {
     return {{"min", spread.min}, {"median", spread.median}, {"max", spread.max}};
 }
 
 core::Spread spread_from(const json& in) {
-    return {in.at("min").get<double>(), in.at("median").get<double>(), in.at("max").get<double>()};
+    return {number_or_throw(in.at("min")), number_or_throw(in.at("median")),
+            number_or_throw(in.at("max"))};
 }
 
 json cell_json(const CipherCell& cell) {
@@ -63,8 +52,8 @@ CipherCell cell_from(const json& in) {
     cell.cipher = in.at("cipher").get<std::string>();
     cell.block_bytes = integer_or_throw<size_t>(in.at("block_bytes"));
     cell.threads = integer_or_throw<size_t>(in.at("threads"));
-    cell.bytes_per_second = in.at("bytes_per_second").get<double>();
-    cell.cpu_bytes_per_second = in.at("cpu_bytes_per_second").get<double>();
+    cell.bytes_per_second = number_or_throw(in.at("bytes_per_second"));
+    cell.cpu_bytes_per_second = number_or_throw(in.at("cpu_bytes_per_second"));
     read_if_present(in, "seconds", cell.seconds, as_number);
     read_if_present(in, "ops", cell.ops, as_count);
     read_if_present(in, "bytes", cell.bytes, as_count);
@@ -85,7 +74,7 @@ std::optional<host::ThrottlingCounters> throttling_from(const json& in) {
     if (in.is_null()) return std::nullopt;
     return host::ThrottlingCounters{integer_or_throw<uint64_t>(in.at("periods")),
                                     integer_or_throw<uint64_t>(in.at("throttled_periods")),
-                                    in.at("throttled_seconds").get<double>()};
+                                    number_or_throw(in.at("throttled_seconds"))};
 }
 
 CipherMode mode_from(const json& in) {
@@ -129,7 +118,7 @@ void from_json(const json& in, CipherResult& result) {
     read_if_present(in, "steal_seconds", result.steal_seconds,
                     [](const json& value) -> std::optional<double> {
                         if (value.is_null()) return std::nullopt;
-                        return value.get<double>();
+                        return number_or_throw(value);
                     });
     read_if_present(in, "wall_to_cpu_ratio", result.wall_to_cpu_ratio, as_number);
     read_if_present(in, "throttled", result.throttled, as_bool);

@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "core/json_reads.hpp"
-#include "probes/storage/result_reads.hpp"
+#include "core/result_reads.hpp"
 
 namespace hostprobe::probes {
 
@@ -12,20 +12,7 @@ namespace {
 
 using nlohmann::json;
 
-// A field an older or smaller result may lack: read with `read` when present, else left as is.
-template <typename Field, typename Read>
-void read_if_present(const json& in, const char* key, Field& field, Read read) {
-    const auto found = in.find(key);
-    if (found != in.end()) field = read(*found);
-}
-
-// get<double>, get<bool> and get<std::string> throw on any other type; integers go through
-// integer_or_throw, since get<uint64_t> of -1 or 1e300 is undefined.
-const auto as_number = [](const json& value) { return value.get<double>(); };
-const auto as_seconds = [](const json& value) { return non_negative_or_throw(value); };
-const auto as_count = [](const json& value) { return integer_or_throw<uint64_t>(value); };
-const auto as_bool = [](const json& value) { return value.get<bool>(); };
-const auto as_string = [](const json& value) { return value.get<std::string>(); };
+using namespace result_reads;
 
 // No parameter needs more than 2^53 (the param table refuses it), so an integral one converts
 // to a double and back exactly.
@@ -43,7 +30,7 @@ ParamNumber param_number_from(const json& in) {
             throw std::out_of_range("parameter beyond 2^53: " + in.dump());
         return {static_cast<double>(integer), true};
     }
-    return {in.get<double>(), false};
+    return {number_or_throw(in), false};
 }
 
 json job_json(const DiskJobEcho& job) {

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "core/json_reads.hpp"
+#include "core/result_reads.hpp"
 #include "core/strings.hpp"
-#include "probes/storage/result_reads.hpp"
 
 namespace hostprobe::probes {
 
@@ -13,15 +13,7 @@ namespace {
 
 using nlohmann::json;
 
-// A field an older or smaller result may lack: read with `read` when present, else left as is.
-template <typename Field, typename Read>
-void read_if_present(const json& in, const char* key, Field& field, Read read) {
-    const auto found = in.find(key);
-    if (found != in.end()) field = read(*found);
-}
-
-const auto as_seconds = [](const json& value) { return non_negative_or_throw(value); };
-const auto as_count = [](const json& value) { return integer_or_throw<uint64_t>(value); };
+using namespace result_reads;
 
 json operation_json(const FilesOperation& operation) {
     return {{"ops", operation.ops},

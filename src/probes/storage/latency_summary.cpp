@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "core/json_reads.hpp"
+#include "core/result_reads.hpp"
 #include "core/strings.hpp"
-#include "probes/storage/result_reads.hpp"
 
 namespace hostprobe::probes {
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/json_reads.hpp"
+#include "core/result_reads.hpp"
 #include "probes/system/system_index.hpp"
 
 namespace hostprobe::probes {
@@ -13,15 +14,6 @@ namespace hostprobe::probes {
 namespace {
 
 using nlohmann::json;
-
-// A number, finite: get<double>() would also take a boolean.
-double number_or_throw(const json& value) {
-    if (!value.is_number())
-        throw std::out_of_range("not a number: " + std::string(value.type_name()));
-    const double number = value.get<double>();
-    if (!std::isfinite(number)) throw std::out_of_range("not a finite number");
-    return number;
-}
 
 // The member, which must be an array.
 const json& array_member(const json& in, const char* key) {
