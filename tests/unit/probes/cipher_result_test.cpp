@@ -8,6 +8,7 @@
 
 #include "probes/cipher/cipher_probe.hpp"
 #include "probes/cipher/speed_report.hpp"
+#include "support/result_checks.hpp"
 
 using namespace hostprobe;
 using namespace hostprobe::probes;
@@ -72,38 +73,6 @@ const char* const kFixedResultJson = R"({
   "cpu_budget": {"cores": 0.25, "workers": 1, "visible_cpus": 2, "source": "cgroup"},
   "partial": true})";
 
-// Each value's JSON type, recursively: an integer must stay an integer, a null a null.
-std::string type_shape(const json& value) {
-    if (value.is_object()) {
-        std::string out = "{";
-        for (const auto& [key, member] : value.items())
-            out += key + ":" + type_shape(member) + ",";
-        return out + "}";
-    }
-    if (value.is_array()) {
-        std::string out = "[";
-        for (const auto& element : value)
-            out += type_shape(element) + ",";
-        return out + "]";
-    }
-    return value.type_name() + std::string(value.is_number_unsigned() ? "u" : "");
-}
-
-std::string metrics_text(const std::vector<prometheus::MetricFamily>& families) {
-    std::string text;
-    for (const auto& family : families) {
-        for (const auto& metric : family.metric) {
-            text += family.name + "{";
-            for (const auto& label : metric.label)
-                text += label.name + "=" + label.value + ",";
-            char value[64];
-            std::snprintf(value, sizeof value, "} %.17g\n", metric.gauge.value);
-            text += value;
-        }
-    }
-    return text;
-}
-
 Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
     const CipherProbe probe;
     const runs::Probe& as_probe = probe;
@@ -116,7 +85,7 @@ TEST_CASE("a fixed cipher result writes the JSON the probe always wrote, types i
     const json written = fixed_result();
     const json expected = json::parse(kFixedResultJson);
     CHECK(written == expected);
-    CHECK(type_shape(written) == type_shape(expected));
+    CHECK(testing::json_type_shape(written) == testing::json_type_shape(expected));
     CHECK(written.dump() == expected.dump());
 }
 
@@ -189,7 +158,7 @@ TEST_CASE("the speed report of a fixed result, in openssl speed's layout") {
 TEST_CASE("the gauges of a fixed result: both clocks per cipher, block size and threads") {
     auto families = metrics_of(json::parse(kFixedResultJson));
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families) ==
+    CHECK(testing::families_text(*families) ==
           "hostprobe_cipher_throughput_bytes_per_second{cipher=aes-128-gcm,block_bytes=16,"
           "threads=2,clock=wall,} 32000.5\n"
           "hostprobe_cipher_throughput_bytes_per_second{cipher=aes-128-gcm,block_bytes=16,"
@@ -216,14 +185,15 @@ TEST_CASE("results the old code wrote still parse: a cancelled run and the gauge
     CHECK(json(parsed) == cancelled);
     auto families = metrics_of(cancelled);
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families) == "hostprobe_cipher_last_run_timestamp_seconds{} 1700000000\n");
+    CHECK(testing::families_text(*families) ==
+          "hostprobe_cipher_last_run_timestamp_seconds{} 1700000000\n");
 
     // What the old gauges read, and nothing else: they were made from it, so they still are.
     const json smallest = json::parse(R"({"measurements": [{"cipher": "chacha20",
         "block_bytes": 64, "threads": 1, "bytes_per_second": 5.0, "cpu_bytes_per_second": 6.0}]})");
     families = metrics_of(smallest);
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families) ==
+    CHECK(testing::families_text(*families) ==
           "hostprobe_cipher_throughput_bytes_per_second{cipher=chacha20,block_bytes=64,"
           "threads=1,clock=wall,} 5\n"
           "hostprobe_cipher_throughput_bytes_per_second{cipher=chacha20,block_bytes=64,"

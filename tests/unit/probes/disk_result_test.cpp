@@ -11,6 +11,7 @@
 #include "probes/disk/disk_probe.hpp"
 #include "probes/disk/fio_report.hpp"
 #include "support/paths.hpp"
+#include "support/result_checks.hpp"
 
 using namespace hostprobe;
 using namespace hostprobe::probes;
@@ -103,51 +104,6 @@ const char* const kFixedResultJson = R"({
   "usr_cpu_seconds": 0.25, "sys_cpu_seconds": 0.75, "layout_seconds": 0.125,
   "runtime_seconds": 1.5, "partial": true})";
 
-// Each value's JSON type, recursively: an integer must stay an integer, a float a float.
-std::string type_shape(const json& value) {
-    if (value.is_object()) {
-        std::string out = "{";
-        for (const auto& [key, member] : value.items())
-            out += key + ":" + type_shape(member) + ",";
-        return out + "}";
-    }
-    if (value.is_array()) {
-        std::string out = "[";
-        for (const auto& element : value)
-            out += type_shape(element) + ",";
-        return out + "]";
-    }
-    return value.type_name() + std::string(value.is_number_unsigned() ? "u" : "");
-}
-
-std::string metrics_text(const std::vector<prometheus::MetricFamily>& families) {
-    std::string text;
-    for (const auto& family : families) {
-        for (const auto& metric : family.metric) {
-            text += family.name + "{";
-            for (const auto& label : metric.label)
-                text += label.name + "=" + label.value + ",";
-            char value[160];
-            if (family.type == prometheus::MetricType::Summary) {
-                std::snprintf(value, sizeof value, "} count=%llu sum=%.17g",
-                              static_cast<unsigned long long>(metric.summary.sample_count),
-                              metric.summary.sample_sum);
-                text += value;
-                for (const auto& quantile : metric.summary.quantile) {
-                    std::snprintf(value, sizeof value, " %g:%.17g", quantile.quantile,
-                                  quantile.value);
-                    text += value;
-                }
-                text += "\n";
-            } else {
-                std::snprintf(value, sizeof value, "} %.17g\n", metric.gauge.value);
-                text += value;
-            }
-        }
-    }
-    return text;
-}
-
 const DiskProbe& probe() {
     static const DiskProbe disk{ProbeSetup{}};
     return disk;
@@ -158,21 +114,6 @@ Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
     return as_probe.result_metrics(result, 1700000000);
 }
 
-// The golden journal's disk run: its result and text as the code before the typed result wrote
-// them.
-json golden_run() {
-    std::ifstream journal(testing::fixtures_dir() + "/golden/runs.jsonl");
-    std::string line;
-    while (std::getline(journal, line)) {
-        json event = json::parse(line);
-        if (event.contains("run") && event["run"].value("probe", "") == "disk" &&
-            event["run"].value("state", "") == "succeeded")
-            return event["run"];
-    }
-    FAIL("no disk run in the golden journal");
-    return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("a fixed disk result writes the JSON the probe always wrote, types included") {
@@ -180,7 +121,8 @@ TEST_CASE("a fixed disk result writes the JSON the probe always wrote, types inc
     const json expected = json::parse(kFixedResultJson);
     CHECK(written == expected);
     // As a client reads it (a parsed document knows no signed non-negative integers).
-    CHECK(type_shape(json::parse(written.dump())) == type_shape(expected));
+    CHECK(testing::json_type_shape(json::parse(written.dump())) ==
+          testing::json_type_shape(expected));
     CHECK(written.dump() == expected.dump());
 }
 
@@ -202,12 +144,12 @@ TEST_CASE("a disk result survives the JSON round trip, byte for byte") {
     CHECK(json(restored).dump() == json(original).dump());
 
     // The golden journal's run, measured by the code before the typed result.
-    const json golden = golden_run()["result"];
+    const json golden = testing::golden_run("disk")["result"];
     CHECK(json(golden.get<DiskResult>()).dump() == golden.dump());
 }
 
 TEST_CASE("the fio report of a result, as the code before the typed result wrote it") {
-    const json golden = golden_run();
+    const json golden = testing::golden_run("disk");
     CHECK(fio_report(golden["result"].get<DiskResult>()) ==
           golden["text_report"].get<std::string>());
 
@@ -239,7 +181,7 @@ TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") 
     REQUIRE(families.ok());
     const std::string read = "directory=/data/hostprobe,rw=randrw,bs=4k,direction=read,";
     const std::string write = "directory=/data/hostprobe,rw=randrw,bs=4k,direction=write,";
-    CHECK(metrics_text(*families) ==
+    CHECK(testing::families_text(*families) ==
           "hostprobe_disk_iops{" + read + "} 682.5\n" + "hostprobe_disk_iops{" + write +
               "} 170.5\n" + "hostprobe_disk_bandwidth_bytes_per_second{" + read + "} 2796202\n" +
               "hostprobe_disk_bandwidth_bytes_per_second{" + write + "} 699050\n" +
@@ -255,8 +197,8 @@ TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") 
     randread["job_options"]["rw"] = "randread";
     families = metrics_of(randread);
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families).find("direction=write") == std::string::npos);
-    CHECK(metrics_text(*families).find("direction=read") != std::string::npos);
+    CHECK(testing::families_text(*families).find("direction=write") == std::string::npos);
+    CHECK(testing::families_text(*families).find("direction=read") != std::string::npos);
 }
 
 TEST_CASE("disk results the old code wrote still parse: the gauges' fields alone") {
@@ -277,7 +219,8 @@ TEST_CASE("disk results the old code wrote still parse: the gauges' fields alone
     CHECK_FALSE(parsed->partial);
     auto families = metrics_of(smallest);
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families) == metrics_text(*metrics_of(json::parse(kFixedResultJson))));
+    CHECK(testing::families_text(*families) ==
+          testing::families_text(*metrics_of(json::parse(kFixedResultJson))));
 }
 
 TEST_CASE("a damaged disk result gives a parse error, never an exception or garbage gauges") {

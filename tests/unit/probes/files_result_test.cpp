@@ -10,6 +10,7 @@
 
 #include "probes/files/files_probe.hpp"
 #include "support/paths.hpp"
+#include "support/result_checks.hpp"
 
 using namespace hostprobe;
 using namespace hostprobe::probes;
@@ -72,51 +73,6 @@ const char* const kFixedResultJson = R"({
                         "bins": {"100": 600}}}},
   "partial": true})";
 
-// Each value's JSON type, recursively: an integer must stay an integer, a float a float.
-std::string type_shape(const json& value) {
-    if (value.is_object()) {
-        std::string out = "{";
-        for (const auto& [key, member] : value.items())
-            out += key + ":" + type_shape(member) + ",";
-        return out + "}";
-    }
-    if (value.is_array()) {
-        std::string out = "[";
-        for (const auto& element : value)
-            out += type_shape(element) + ",";
-        return out + "]";
-    }
-    return value.type_name() + std::string(value.is_number_unsigned() ? "u" : "");
-}
-
-std::string metrics_text(const std::vector<prometheus::MetricFamily>& families) {
-    std::string text;
-    for (const auto& family : families) {
-        for (const auto& metric : family.metric) {
-            text += family.name + "{";
-            for (const auto& label : metric.label)
-                text += label.name + "=" + label.value + ",";
-            char value[160];
-            if (family.type == prometheus::MetricType::Summary) {
-                std::snprintf(value, sizeof value, "} count=%llu sum=%.17g",
-                              static_cast<unsigned long long>(metric.summary.sample_count),
-                              metric.summary.sample_sum);
-                text += value;
-                for (const auto& quantile : metric.summary.quantile) {
-                    std::snprintf(value, sizeof value, " %g:%.17g", quantile.quantile,
-                                  quantile.value);
-                    text += value;
-                }
-                text += "\n";
-            } else {
-                std::snprintf(value, sizeof value, "} %.17g\n", metric.gauge.value);
-                text += value;
-            }
-        }
-    }
-    return text;
-}
-
 const FilesProbe& probe() {
     static const FilesProbe files{ProbeSetup{}};
     return files;
@@ -127,21 +83,6 @@ Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
     return as_probe.result_metrics(result, 1700000000);
 }
 
-// The golden journal's files run: its result and text as the code before the typed result wrote
-// them.
-json golden_run() {
-    std::ifstream journal(testing::fixtures_dir() + "/golden/runs.jsonl");
-    std::string line;
-    while (std::getline(journal, line)) {
-        json event = json::parse(line);
-        if (event.contains("run") && event["run"].value("probe", "") == "files" &&
-            event["run"].value("state", "") == "succeeded")
-            return event["run"];
-    }
-    FAIL("no files run in the golden journal");
-    return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("a fixed files result writes the JSON the probe always wrote, types included") {
@@ -149,7 +90,8 @@ TEST_CASE("a fixed files result writes the JSON the probe always wrote, types in
     const json expected = json::parse(kFixedResultJson);
     CHECK(written == expected);
     // As a client reads it (a parsed document knows no signed non-negative integers).
-    CHECK(type_shape(json::parse(written.dump())) == type_shape(expected));
+    CHECK(testing::json_type_shape(json::parse(written.dump())) ==
+          testing::json_type_shape(expected));
     CHECK(written.dump() == expected.dump());
 }
 
@@ -168,12 +110,12 @@ TEST_CASE("a files result survives the JSON round trip, byte for byte") {
     CHECK(json(restored).dump() == json(original).dump());
 
     // The golden journal's run, measured by the code before the typed result.
-    const json golden = golden_run()["result"];
+    const json golden = testing::golden_run("files")["result"];
     CHECK(json(golden.get<FilesResult>()).dump() == golden.dump());
 }
 
 TEST_CASE("the files report of a result, as the code before the typed result wrote it") {
-    const json golden = golden_run();
+    const json golden = testing::golden_run("files");
     CHECK(files_report(golden["result"].get<FilesResult>()) ==
           golden["text_report"].get<std::string>());
 
@@ -188,7 +130,7 @@ TEST_CASE("the files report of a result, as the code before the typed result wro
 TEST_CASE("the gauges of a fixed files result: rate and latency per operation") {
     auto families = metrics_of(json::parse(kFixedResultJson));
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families) ==
+    CHECK(testing::families_text(*families) ==
           "hostprobe_files_ops_per_second{directory=/efs/www,op=create,} 400\n"
           "hostprobe_files_ops_per_second{directory=/efs/www,op=stat,} 2400\n"
           "hostprobe_files_op_latency_seconds{directory=/efs/www,op=create,} count=1000 "
@@ -213,14 +155,15 @@ TEST_CASE("files results the old code wrote still parse: the gauges' fields alon
     CHECK(parsed->threads == 1);
     auto families = metrics_of(smallest);
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families) == metrics_text(*metrics_of(json::parse(kFixedResultJson))));
+    CHECK(testing::families_text(*families) ==
+          testing::families_text(*metrics_of(json::parse(kFixedResultJson))));
 
     // A run stopped before its first phase ended holds no operations and exports none.
     json empty = json::parse(kFixedResultJson);
     empty["ops"] = json::object();
     families = metrics_of(empty);
     REQUIRE(families.ok());
-    CHECK(metrics_text(*families).empty());
+    CHECK(testing::families_text(*families).empty());
 }
 
 TEST_CASE("a damaged files result gives a parse error, never an exception or garbage gauges") {
