@@ -325,6 +325,12 @@ Result<ThrottlingCounters> read_throttling(const SysRoot& root, const Throttling
     return counters;
 }
 
+std::optional<CgroupSource> CgroupFacts::pressure_source() const {
+    if (cpu_usage_source && cpu_usage_source->version == 2) return cpu_usage_source;
+    if (memory_source && memory_source->version == 2) return memory_source;
+    return std::nullopt;
+}
+
 CgroupFacts read_cgroup_facts(const SysRoot& root) {
     CgroupFacts facts;
     auto cgroup_text = root.read_file("/proc/self/cgroup");
@@ -343,10 +349,21 @@ CgroupFacts read_cgroup_facts(const SysRoot& root) {
     if (auto cpu = locate(root, mounts, cgroups, "cpu", facts.warnings)) {
         facts.version = cpu->version;
         read_cpu_limits(root, *cpu, facts);
+        if (cpu->version == 2) facts.cpu_usage_source = CgroupSource{2, cpu->dir};
+    }
+    if (facts.version == 1) {
+        // cpuacct may be mounted apart from cpu (this host) or with it (ECS hosts). Its warnings
+        // repeat the cpu controller's, so they are not kept twice.
+        std::vector<std::string> ignored;
+        auto cpuacct = locate(root, mounts, cgroups, "cpuacct", ignored);
+        if (cpuacct && cpuacct->version == 1) {
+            facts.cpu_usage_source = CgroupSource{cpuacct->version, cpuacct->dir};
+        }
     }
     if (auto memory = locate(root, mounts, cgroups, "memory", facts.warnings)) {
         if (!facts.version) facts.version = memory->version;
         read_memory_limit(root, *memory, facts);
+        facts.memory_source = CgroupSource{memory->version, memory->dir};
     }
     if (auto cpuset = locate(root, mounts, cgroups, "cpuset", facts.warnings)) {
         read_cpuset(root, *cpuset, facts);

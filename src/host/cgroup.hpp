@@ -28,11 +28,13 @@ struct ThrottlingCounters {
     double throttled_seconds = 0;
 };
 
-// Where the CFS counters live, so they can be read again at scrape time.
-struct ThrottlingSource {
+// A cgroup directory whose counters are read again at scrape time, and its hierarchy's version.
+struct CgroupSource {
     int version = 0;
     std::string cgroup_dir;
 };
+// Where the CFS counters live (the cgroup that enforces the quota).
+using ThrottlingSource = CgroupSource;
 
 struct CgroupFacts {
     std::optional<int> version;         // 1, 2, or unknown when no cpu cgroup was found
@@ -46,6 +48,11 @@ struct CgroupFacts {
     std::optional<uint64_t> memory_limit_bytes;  // unset when unlimited
     std::optional<ThrottlingSource> throttling_source;
     std::optional<ThrottlingCounters> throttling;
+    // Our own cgroup for CPU use (v1: the cpuacct controller's directory, v2: the cpu one) and
+    // for memory (usage, v2 memory.events); pressure files are in a v2 one of the two.
+    std::optional<CgroupSource> cpu_usage_source;
+    std::optional<CgroupSource> memory_source;
+    std::optional<CgroupSource> pressure_source() const;
     std::vector<std::string> warnings;
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/build_info.hpp"
 #include "metrics/family_builder.hpp"
+#include "metrics/usage_metrics.hpp"
 
 namespace hostprobe::metrics {
 
@@ -100,8 +101,8 @@ void add_ecs(std::vector<prometheus::MetricFamily>& out, const task::TaskFacts& 
     append(out, std::move(start));
 }
 
-void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& root,
-                    const host::HostFacts& facts) {
+void add_throttling(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& success,
+                    const SysRoot& root, const host::HostFacts& facts) {
     const auto& source = facts.cgroup.throttling_source;
     bool ok = false;
     if (source) {
@@ -121,7 +122,7 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, const SysRoot& r
                     .add(counters->throttled_seconds));
         }
     }
-    append(out, collector_success_family().add(ok ? 1 : 0, {{"collector", "cgroup_cpu_stat"}}));
+    success.add(ok ? 1 : 0, {{"collector", "cgroup_cpu_stat"}});
 }
 
 }  // namespace
@@ -142,7 +143,10 @@ std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
     add_identity(out, facts->host);
     add_capacity(out, facts->host);
     add_ecs(out, *facts);
-    add_throttling(out, root_, facts->host);
+    FamilyBuilder success = collector_success_family();
+    add_throttling(out, success, root_, facts->host);
+    add_usage_metrics(out, success, root_, facts->host);
+    append(out, std::move(success));
     return out;
 }
 

@@ -1,5 +1,6 @@
 // Host facts, the ECS task and its cost as Prometheus metrics. The facts are fixed at start-up; the
-// cgroup throttling counters are read at scrape time. A failed read costs only its own metrics, as
+// cgroup throttling counters and what usage_metrics reads (CPU use, steal, pressure, memory) are
+// read at scrape time. A failed read costs only its own metrics, as
 // with node_exporter's per-collector success gauge.
 #pragma once
 
