@@ -98,16 +98,20 @@ wait_for "the fake ECS metadata endpoint" 10 grep -q "port" "$work/ecs.log"
 ecs_uri="http://127.0.0.1:$(sed -n 's/.* port \([0-9]*\).*/\1/p' "$work/ecs.log" | head -1)/v4/survey"
 # The survey task definition's runs, made short.
 echo '{"cipher": {"ciphers": ["aes-128-gcm"], "block_sizes": [8192], "seconds": 0.5}}' >"$work/params.json"
-# A replay's cpu.stat never changes; this copy's counters rise as a busy 0.25 vCPU task's do.
+# A replay's cpu.stat never changes; this copy's counters rise as a busy 0.25 vCPU task's do,
+# and so does its CPU use (cpuacct.usage: a quarter of a CPU, 125 ms each half second).
 cp -r "$sysroots/fargate-e5-2686v4" "$work/sysroot-2686v4"
 cpu_stat="$work/sysroot-2686v4/sys/fs/cgroup/cpu,cpuacct/cpu.stat"
+cpu_usage="$work/sysroot-2686v4/sys/fs/cgroup/cpu,cpuacct/cpuacct.usage"
 (
-    periods=120000 throttled=90000
+    periods=120000 throttled=90000 usage=2950000000000
     while sleep 0.5; do
-        periods=$((periods + 5)) throttled=$((throttled + 4))
+        periods=$((periods + 5)) throttled=$((throttled + 4)) usage=$((usage + 125000000))
         printf 'nr_periods %d\nnr_throttled %d\nthrottled_time %d\n' \
             "$periods" "$throttled" "$((throttled * 75000000))" >"$cpu_stat.new"
         mv "$cpu_stat.new" "$cpu_stat"
+        echo "$usage" >"$cpu_usage.new"
+        mv "$cpu_usage.new" "$cpu_usage"
     done
 ) &
 pids+=($!)
