@@ -12,8 +12,11 @@
 #include "core/strings.hpp"
 #include "fuzz_support.hpp"
 #include "host/cgroup.hpp"
+#include "host/cgroup_memory.hpp"
+#include "host/cgroup_usage.hpp"
 #include "host/cpu_budget.hpp"
 #include "host/host_facts.hpp"
+#include "host/pressure.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
 
@@ -77,6 +80,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (cgroup.throttling_source) {
         if (auto counters = host::read_throttling(root, *cgroup.throttling_source))
             throttling = *counters;
+    }
+    // The scrape-time usage sources found in the same tree (metrics/usage_metrics reads them).
+    if (cgroup.cpu_usage_source) {
+        if (auto usage = host::read_cgroup_cpu_usage(root, *cgroup.cpu_usage_source, 100)) {
+            FUZZ_CHECK(usage->total_seconds >= 0, std::to_string(usage->total_seconds));
+        }
+    }
+    if (cgroup.memory_source) {
+        (void)host::read_cgroup_memory_usage(root, *cgroup.memory_source);
+        (void)host::read_cgroup_memory_events(root, *cgroup.memory_source);
+    }
+    if (auto pressure = cgroup.pressure_source()) {
+        FUZZ_CHECK(pressure->version == 2, pressure->cgroup_dir);
+        for (auto resource : host::kPressureResources)
+            (void)host::read_cgroup_pressure(root, pressure->cgroup_dir, resource);
     }
     facts.cpu_budget = host::compute_cpu_budget(cgroup.cpu_quota, 2);
     FUZZ_CHECK(facts.cpu_budget.workers >= 1 && facts.cpu_budget.workers <= 2,
