@@ -88,7 +88,7 @@ class FakeProbe final : public runs::Probe {
 
     // hostprobe_fake_value{probe} = the result's value; counts how often it was asked.
     Result<std::vector<prometheus::MetricFamily>> result_metrics(const nlohmann::json& result,
-                                                         double) const override {
+                                                                 double) const override {
         ++metrics_built_;
         std::vector<prometheus::MetricFamily> families;
         metrics::append(families, metrics::gauge("hostprobe_fake_value", "the echoed value")

@@ -21,11 +21,7 @@ using namespace hostprobe::host;
 namespace {
 
 std::string fixture(const std::string& relative) {
-    std::ifstream in(testing::fixtures_dir() + "/cgroup/" + relative);
-    REQUIRE_MESSAGE(in.good(), "missing fixture " << relative);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    return testing::fixture_text("cgroup/" + relative);
 }
 
 }  // namespace
