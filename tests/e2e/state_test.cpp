@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -71,6 +72,15 @@ TEST_CASE("after kill -9 mid-run, the next start records the run as interrupted"
         id = json::parse(accepted->body)["id"];
         auto client = first.client();
         REQUIRE(eventually([&] { return run_state(client, id) == "running"; }));
+        // The runner shows a run running a moment before its start is in the journal; the kill
+        // must come after it is (this failed under TSan's slowness).
+        REQUIRE(eventually([&] {
+            std::ifstream journal(state.root() + "/runs.jsonl");
+            const std::string text((std::istreambuf_iterator<char>(journal)),
+                                   std::istreambuf_iterator<char>());
+            return text.find("\"started\"") != std::string::npos &&
+                   text.find(id) != std::string::npos;
+        }));
         first.process.signal(SIGKILL);
         first.process.wait(5s);
     }
