@@ -124,9 +124,14 @@ TEST_CASE("SIGTERM ends within 2 s even while clients are mid-request or trickle
     // One byte at a time, each well within the read timeout: without end.
     const int trickling = connect_to_loopback(daemon.port);
     send_all(trickling, "GET /v1/host HTTP/1.1\r\n");
-    // Both connections accepted by the daemon (not only queued by the kernel), then one more
-    // byte of the trickle: the signal finds two requests being read.
-    REQUIRE(eventually([&] { return open_sockets(daemon.process.pid()) == listening + 2; }));
+    // Both connections accepted by the daemon and what was sent read by its threads (a
+    // connection accepted but not yet taken by a thread would simply be closed at the stop),
+    // then one more byte of the trickle: the signal finds two requests being read.
+    REQUIRE(eventually([&] {
+        const auto server_side = server_side_connections(daemon.port);
+        return open_sockets(daemon.process.pid()) == listening + 2 &&
+               server_side.established == 2 && server_side.unread == 0;
+    }));
     send_all(trickling, "X");
     daemon.process.signal(SIGTERM);
     const ExitStatus status = daemon.process.wait(40s);

@@ -12,6 +12,7 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,34 @@ inline bool alive(const Daemon& daemon) {
     const size_t name_end = stat.rfind(") ");
     return name_end != std::string::npos && stat.size() > name_end + 2 &&
            stat[name_end + 2] != 'Z' && stat[name_end + 2] != 'X';
+}
+
+// The server side of the loopback connections to `port` (from /proc/net/tcp): how many are
+// established, and how many of those hold bytes the server has not read yet. Zero unread means a
+// server thread has taken every connection and read what was sent (not merely the kernel's
+// accept).
+struct ServerSideConnections {
+    size_t established = 0;
+    size_t unread = 0;
+};
+inline ServerSideConnections server_side_connections(int port) {
+    ServerSideConnections found;
+    std::ifstream table("/proc/net/tcp");
+    std::string line;
+    std::getline(table, line);  // the heading
+    while (std::getline(table, line)) {
+        // "  sl  local_address rem_address   st tx_queue:rx_queue ...", addresses as HEX:PORT.
+        std::istringstream fields(line);
+        std::string slot, local, remote, state, queues;
+        if (!(fields >> slot >> local >> remote >> state >> queues)) continue;
+        const size_t colon = local.find(':');
+        const size_t queue_colon = queues.find(':');
+        if (colon == std::string::npos || queue_colon == std::string::npos) continue;
+        if (std::stoi(local.substr(colon + 1), nullptr, 16) != port || state != "01") continue;
+        ++found.established;
+        if (std::stoul(queues.substr(queue_colon + 1), nullptr, 16) != 0) ++found.unread;
+    }
+    return found;
 }
 
 // How many sockets the process holds open (its /proc/<pid>/fd links to "socket:[...]"): a
