@@ -44,6 +44,10 @@ install_missing() {
 }
 
 jobs="$(nproc 2>/dev/null || echo 2)"
+# Builds from scratch (everything but `build`, a developer's incremental tree) compile each target
+# as one unity translation unit: the JSON and HTTP templates are instantiated once instead of in
+# every file, which makes a cold build 2-3 times faster (docs/ARCHITECTURE.md, "Building").
+from_scratch=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=0)
 
 build() {  # build <dir> [cmake options...] [--target T]
   local dir="$1"; shift
@@ -66,7 +70,7 @@ case "$mode" in
     # so a newcomer serves in minutes; a compiler's new warning does not stop a first run.
     install_missing "${agent_packages[@]}"
     build build -DCMAKE_BUILD_TYPE=Release -DHOSTPROBE_WERROR=OFF -DHOSTPROBE_TESTS=OFF \
-      --target hostprobe
+      "${from_scratch[@]}" --target hostprobe
     exec ./build/hostprobe serve
     ;;
   test)
@@ -75,18 +79,21 @@ case "$mode" in
     if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
       install_missing "${node_packages[@]}"
     fi
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_WERROR=ON -DHOSTPROBE_TESTS=ON
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_WERROR=ON -DHOSTPROBE_TESTS=ON \
+      "${from_scratch[@]}"
     # One CTest test per doctest case (tests/README.md): -j runs them side by side; --timeout
     # bounds the script tests, the cases have their own.
     ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
     # The image, built and run under a 0.25 CPU / 512 MiB limit (installs podman if needed).
     tests/container/run.sh
     # The same tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
-    build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=address,undefined
+    build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=address,undefined \
+      "${from_scratch[@]}"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
       ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
     # And the whole suite again under ThreadSanitizer: the end-to-end tests run a TSan daemon.
-    build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=thread
+    build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=thread \
+      "${from_scratch[@]}"
     # tests/tsan.supp: cpp-httplib is a prebuilt, uninstrumented library (see the file).
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
       ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900

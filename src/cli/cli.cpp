@@ -9,6 +9,7 @@
 
 #include "app/serve.hpp"
 #include "cli/bounded_options.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/healthcheck.hpp"
 #include "cli/run_command.hpp"
 #include "core/build_info.hpp"
@@ -25,10 +26,6 @@
 namespace hostprobe::cli {
 
 namespace {
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
 
 const char* kTopUsage =
     "Usage: hostprobe <command> [options]\n"

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "app/signal_watcher.hpp"
+#include "cli/exit_codes.hpp"
 #include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "host/host_facts.hpp"
@@ -19,9 +20,6 @@ namespace hostprobe::cli {
 
 namespace {
 
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
 constexpr int kExitInterrupted = 130;
 
 struct RunCommandLine {

@@ -24,13 +24,6 @@ std::string body(const std::string& directory, const std::string& extra = "") {
            R"(", "size": "1m", "bs": "4k", "time_based": false, "direct": false)" + extra + "}}";
 }
 
-bool has_test_files(const std::string& directory) {
-    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-        if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
-    }
-    return false;
-}
-
 // Waits until the run measures (layout done: progress past 10%).
 void wait_until_measuring(httplib::Client& client, const std::string& id) {
     REQUIRE_MESSAGE(eventually([&] {

@@ -34,10 +34,6 @@ std::string golden_path(const std::string& name) {
     return fixtures_dir() + "/golden/" + name;
 }
 
-std::string sysroot(const std::string& name) {
-    return fixtures_dir() + "/sysroots/" + name;
-}
-
 bool updating_golden_files() {
     const char* update = std::getenv("HOSTPROBE_UPDATE_GOLDEN");
     return update != nullptr && std::string(update) == "1";

@@ -21,8 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-const std::string kBinary = binary();
-
 // CPU time the process has used so far (utime+stime in /proc/<pid>/stat), in seconds.
 double cpu_seconds(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
@@ -187,23 +185,23 @@ TEST_CASE("--run-on-start runs without anyone asking; bad automation flags are u
     CHECK(runs[0]["trigger"] == "start");
     CHECK(runs[0]["result"]["schema_version"] == 1);
 
-    CHECK(run_to_end(kBinary, {"serve", "--schedule", "cipher"}).status.code == 2);
-    CHECK(run_to_end(kBinary, {"serve", "--schedule", "gpu=1h"}).status.code == 2);
-    CHECK(run_to_end(kBinary, {"serve", "--run-on-start", "gpu"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"serve", "--schedule", "cipher"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"serve", "--schedule", "gpu=1h"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"serve", "--run-on-start", "gpu"}).status.code == 2);
     TempTree files;
     files.write("params.json", R"({"cipher": {"seconds": 99}})");
     const auto bad_params =
-        run_to_end(kBinary, {"serve", "--params-file", files.root() + "/params.json"});
+        run_to_end(binary(), {"serve", "--params-file", files.root() + "/params.json"});
     CHECK(bad_params.status.code == 2);
     CHECK(bad_params.errors.find("'seconds' is 99") != std::string::npos);
 
     // --params: the same JSON inline, for task definitions that have no file to point at.
     const auto bad_inline =
-        run_to_end(kBinary, {"serve", "--params", R"({"cipher": {"seconds": 99}})"});
+        run_to_end(binary(), {"serve", "--params", R"({"cipher": {"seconds": 99}})"});
     CHECK(bad_inline.status.code == 2);
     CHECK(bad_inline.errors.find("'seconds' is 99") != std::string::npos);
-    CHECK(run_to_end(kBinary, {"serve", "--params", "{\"cipher\": 1}"}).status.code == 2);
-    CHECK(run_to_end(kBinary,
+    CHECK(run_to_end(binary(), {"serve", "--params", "{\"cipher\": 1}"}).status.code == 2);
+    CHECK(run_to_end(binary(),
                      {"serve", "--params", "{}", "--params-file", files.root() + "/params.json"})
               .status.code == 2);
     Daemon inline_params(
@@ -221,35 +219,35 @@ TEST_CASE("--run-on-start runs without anyone asking; bad automation flags are u
 }
 
 TEST_CASE("hostprobe run: the same probe in the foreground") {
-    const auto text = run_to_end(kBinary, {"run", "cipher", "--ciphers", "chacha20",
-                                           "--block-sizes", "64,1024", "--seconds", "0.1"});
+    const auto text = run_to_end(binary(), {"run", "cipher", "--ciphers", "chacha20",
+                                            "--block-sizes", "64,1024", "--seconds", "0.1"});
     CHECK(text.status.code == 0);
     CHECK(text.output.find("chacha20") != std::string::npos);
     CHECK(text.output.find("type             64 bytes   1024 bytes") != std::string::npos);
     const auto as_json =
-        run_to_end(kBinary, {"run", "cipher", "--ciphers=aes-128-gcm", "--block_sizes=16",
-                             "--seconds=0.1", "--threads=1", "--json"});
+        run_to_end(binary(), {"run", "cipher", "--ciphers=aes-128-gcm", "--block_sizes=16",
+                              "--seconds=0.1", "--threads=1", "--json"});
     CHECK(as_json.status.code == 0);
     const json run = json::parse(as_json.output);
     CHECK(run["state"] == "succeeded");
     CHECK(run["trigger"] == "cli");
     CHECK(run["result"]["measurements"][0]["threads"] == 1);
-    CHECK(run_to_end(kBinary, {"run", "cpu", "--json"}).status.code == 0);
-    CHECK(run_to_end(kBinary, {"run", "cipher", "--speed", "1"}).status.code == 2);
-    CHECK(run_to_end(kBinary, {"run", "gpu"}).status.code == 2);
-    CHECK(run_to_end(kBinary, {"run"}).status.code == 2);
-    CHECK(run_to_end(kBinary, {"run", "--help"}).output.find("--block-sizes (") !=
+    CHECK(run_to_end(binary(), {"run", "cpu", "--json"}).status.code == 0);
+    CHECK(run_to_end(binary(), {"run", "cipher", "--speed", "1"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"run", "gpu"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"run"}).status.code == 2);
+    CHECK(run_to_end(binary(), {"run", "--help"}).output.find("--block-sizes (") !=
           std::string::npos);
 }
 
 TEST_CASE("Ctrl-C during hostprobe run cancels and prints the partial result") {
-    Process run(kBinary, {"run", "cipher", "--ciphers", "aes-128-ctr,chacha20", "--block-sizes",
-                          "1024", "--seconds", "0.3,", "--threads", "1"});
+    Process run(binary(), {"run", "cipher", "--ciphers", "aes-128-ctr,chacha20", "--block-sizes",
+                           "1024", "--seconds", "0.3,", "--threads", "1"});
     // "0.3," is not a number: a usage error, exit 2, before anything runs.
     CHECK(run.wait(10s).code == 2);
 
-    Process long_run(kBinary, {"run", "cipher", "--ciphers", "aes-128-ctr", "--block-sizes", "1024",
-                               "--seconds", "60", "--threads", "1"});
+    Process long_run(binary(), {"run", "cipher", "--ciphers", "aes-128-ctr", "--block-sizes",
+                                "1024", "--seconds", "60", "--threads", "1"});
     // Interrupt only once SIGINT reaches the watcher and the measurement provably runs: the
     // process has burnt 0.2 s of CPU since (start-up alone can take that under sanitizers).
     REQUIRE(wait_for_signal_blocked(long_run.pid(), SIGINT, 10s));

@@ -18,15 +18,7 @@ using namespace hostprobe::testing;
 using namespace std::chrono_literals;
 using nlohmann::json;
 
-namespace {
-
-const std::string kBinary = binary();
-
-std::string sysroot(const std::string& name) {
-    return fixtures_dir() + "/sysroots/" + name;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("the daemon serves /healthz, /v1/host, /metrics and its index") {
     Daemon daemon({"--sysroot", sysroot("fargate-e5-2686v4")});
@@ -149,8 +141,8 @@ TEST_CASE("SIGTERM ends within 2 s even while clients are mid-request or trickle
 TEST_CASE("a port in use is a clear error and exit status 1") {
     Daemon first({"--sysroot", sysroot("graviton2-8cpu")});
     const auto second =
-        run_to_end(kBinary, {"serve", "--listen", "127.0.0.1:" + std::to_string(first.port),
-                             "--sysroot", sysroot("graviton2-8cpu")});
+        run_to_end(binary(), {"serve", "--listen", "127.0.0.1:" + std::to_string(first.port),
+                              "--sysroot", sysroot("graviton2-8cpu")});
     CHECK(second.status.exited);
     CHECK(second.status.code == 1);
     CHECK(second.errors.find("Address already in use") != std::string::npos);

@@ -21,13 +21,6 @@ using nlohmann::json;
 
 namespace {
 
-bool has_test_files(const std::string& directory) {
-    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-        if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
-    }
-    return false;
-}
-
 // SIGTERM to the agent: exit 0 within 2 s, and every process in `started` gone with it.
 void check_sigterm_ends_cleanly(Daemon& daemon, const std::vector<pid_t>& started) {
     daemon.process.signal(SIGTERM);

@@ -25,7 +25,8 @@ fi
 build=build-fuzz
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHOSTPROBE_FUZZ=ON -DHOSTPROBE_TESTS=OFF -DHOSTPROBE_WERROR=ON \
-  -DHOSTPROBE_SANITIZE=fuzzer-no-link,address,undefined >/dev/null
+  -DHOSTPROBE_SANITIZE=fuzzer-no-link,address,undefined \
+  -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=0 >/dev/null
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" --target fuzz_harnesses
 
 harnesses=("$@")

@@ -46,12 +46,6 @@ size_t runs_started(const Daemon& daemon) {
 }
 
 // Whether the daemon still answers, and promptly.
-bool healthy(const Daemon& daemon) {
-    auto client = daemon.client();
-    client.set_read_timeout(3, 0);
-    auto health = client.Get("/healthz");
-    return health && health->status == 200;
-}
 
 // The daemon's resident memory in KiB, from /proc/<pid>/status.
 long resident_kib(const Daemon& daemon) {

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "support/daemon.hpp"
+#include "support/paths.hpp"
+#include "support/raw_http.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe::testing;
@@ -28,10 +30,6 @@ std::string finished_line(const std::string& id, const std::string& probe,
            R"(\n"}})" + "\n";
 }
 
-std::string nested(size_t depth) {
-    return std::string(depth, '[') + std::string(depth, ']');
-}
-
 // Peak resident memory of the process so far, in KiB.
 long peak_kib(const Daemon& daemon) {
     std::ifstream in("/proc/" + std::to_string(daemon.process.pid()) + "/status");
@@ -40,13 +38,6 @@ long peak_kib(const Daemon& daemon) {
         if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
     }
     return -1;
-}
-
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 struct Listing {
@@ -69,9 +60,10 @@ Listing list_runs(const Daemon& daemon) {
 
 TEST_CASE("a journal line nested 100,000 deep is skipped; the agent starts with the good runs") {
     TempTree state;
-    state.write("runs.jsonl", finished_line("good1", "cpu", R"({"cpus": 2})", 1) +
-                                  finished_line("deep", "cpu", nested(100'000), 2) +
-                                  finished_line("good2", "cpu", R"({"cpus": 4})", 3));
+    state.write("runs.jsonl",
+                finished_line("good1", "cpu", R"({"cpus": 2})", 1) +
+                    finished_line("deep", "cpu", hostprobe::testing::nested_arrays(100'000), 2) +
+                    finished_line("good2", "cpu", R"({"cpus": 4})", 3));
     Daemon daemon({"--state-dir", state.root()});
     const Listing listing = list_runs(daemon);
     CHECK(listing.ids == "good2,good1");
@@ -79,7 +71,7 @@ TEST_CASE("a journal line nested 100,000 deep is skipped; the agent starts with 
               "line 2 of the run journal is torn or malformed; skipped: JSON nested deeper than "
               "32 levels at byte ") != std::string::npos);
     // The start rewrote the file without the bad line.
-    const std::string journal = read_file(state.root() + "/runs.jsonl");
+    const std::string journal = hostprobe::testing::file_text(state.root() + "/runs.jsonl");
     CHECK(journal.find("[[[[") == std::string::npos);
     CHECK(journal.find("good2") != std::string::npos);
 }
@@ -88,7 +80,8 @@ TEST_CASE("30 KB of nesting in a journal line cannot blow up the listing or the 
     TempTree state;
     std::string lines = finished_line("good1", "cpu", R"({"cpus": 2})", 1);
     for (int i = 0; i < 5; ++i)
-        lines += finished_line("deep" + std::to_string(i), "cpu", nested(15'000), 2);
+        lines += finished_line("deep" + std::to_string(i), "cpu",
+                               hostprobe::testing::nested_arrays(15'000), 2);
     lines += finished_line("good2", "cpu", R"({"cpus": 4})", 3);
     state.write("runs.jsonl", lines);
     Daemon daemon({"--state-dir", state.root()});

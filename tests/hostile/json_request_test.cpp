@@ -8,15 +8,12 @@
 #include <string>
 
 #include "support/daemon.hpp"
+#include "support/raw_http.hpp"
 
 using namespace hostprobe::testing;
 using nlohmann::json;
 
 namespace {
-
-std::string nested(size_t depth) {
-    return std::string(depth, '[') + std::string(depth, ']');
-}
 
 // The status and the "error" of a POST /v1/runs answer, which must be JSON whatever was sent.
 std::pair<int, std::string> post_run(const Daemon& daemon, const std::string& body) {
@@ -27,17 +24,12 @@ std::pair<int, std::string> post_run(const Daemon& daemon, const std::string& bo
     return {response->status, answer.value("error", "")};
 }
 
-bool healthy(const Daemon& daemon) {
-    auto health = daemon.client().Get("/healthz");
-    return health && health->status == 200 && alive(daemon);
-}
-
 }  // namespace
 
 TEST_CASE("a body nested 100,000 deep is 400 naming the depth, and the agent stays up") {
     // Stack overflow before: the params were copied recursively, one frame per level.
     Daemon daemon({"--max-body-bytes", "1m"});
-    const std::string deep = nested(100'000);
+    const std::string deep = hostprobe::testing::nested_arrays(100'000);
     for (const std::string& body :
          {R"({"probe": "cipher", "params": {"seconds": )" + deep + "}}",
           R"({"probe": "cpu", "params": {"x": )" + deep + "}}",
@@ -49,8 +41,8 @@ TEST_CASE("a body nested 100,000 deep is 400 naming the depth, and the agent sta
         REQUIRE(healthy(daemon));
     }
     // 32 levels are fine as JSON; the parameter table then refuses them.
-    const auto [status, error] =
-        post_run(daemon, R"({"probe": "cipher", "params": {"ciphers": )" + nested(30) + "}}");
+    const auto [status, error] = post_run(daemon, R"({"probe": "cipher", "params": {"ciphers": )" +
+                                                      hostprobe::testing::nested_arrays(30) + "}}");
     CHECK(status == 400);
     CHECK(error.find("'ciphers'") != std::string::npos);
 }

@@ -20,17 +20,10 @@ namespace {
 
 const std::string kFffd = "\xEF\xBF\xBD";
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 // Replaces every `from` in the sysroot's /proc/cpuinfo with `to`.
 void replace_in_cpuinfo(const TempTree& sysroot, const std::string& from, const std::string& to) {
     const std::string path = sysroot.root() + "/proc/cpuinfo";
-    std::string cpuinfo = read_file(path);
+    std::string cpuinfo = hostprobe::testing::file_text(path);
     for (size_t at = cpuinfo.find(from); at != std::string::npos; at = cpuinfo.find(from, at)) {
         cpuinfo.replace(at, from.size(), to);
         at += to.size();
@@ -49,7 +42,8 @@ TEST_CASE("a CPU model name that is not UTF-8: /metrics still passes promtool") 
                        "E5\x96"
                        "2676 \xC3 v3 \xED\xA0\x80 \xFF\xFE");
     replace_in_cpuinfo(sysroot, "GenuineIntel", "Genuine\xC0\xAFIntel");
-    REQUIRE(read_file(sysroot.root() + "/proc/cpuinfo").find("\xFF\xFE") != std::string::npos);
+    REQUIRE(hostprobe::testing::file_text(sysroot.root() + "/proc/cpuinfo").find("\xFF\xFE") !=
+            std::string::npos);
 
     Daemon daemon({"--sysroot", sysroot.root()});
     auto client = daemon.client();

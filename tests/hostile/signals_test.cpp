@@ -31,13 +31,6 @@ namespace {
 constexpr int kGlibcCancelSignal = 32;
 constexpr int kGlibcSetxidSignal = 33;
 
-bool has_test_files(const std::string& directory) {
-    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
-        if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
-    }
-    return false;
-}
-
 bool has_exited(pid_t pid) {
     siginfo_t info{};
     // WNOWAIT: the status stays for Process::wait.

@@ -65,6 +65,14 @@ inline bool alive(const Daemon& daemon) {
            stat[name_end + 2] != 'Z' && stat[name_end + 2] != 'X';
 }
 
+// Whether the daemon still runs and answers /healthz with 200 within 3 s.
+inline bool healthy(const Daemon& daemon) {
+    auto client = daemon.client();
+    client.set_read_timeout(3, 0);
+    auto health = client.Get("/healthz");
+    return health && health->status == 200 && alive(daemon);
+}
+
 // The server side of the loopback connections to `port` (from /proc/net/tcp): how many are
 // established, and how many of those hold bytes the server has not read yet. Zero unread means a
 // server thread has taken every connection and read what was sent (not merely the kernel's

@@ -54,4 +54,9 @@ inline std::vector<int> status_codes(std::string_view text) {
     return codes;
 }
 
+// JSON nested `depth` arrays deep ("[[[]]]" for 3): the depth bomb every JSON reader must bound.
+inline std::string nested_arrays(size_t depth) {
+    return std::string(depth, '[') + std::string(depth, ']');
+}
+
 }  // namespace hostprobe::testing

@@ -25,4 +25,20 @@ class TempTree {
     std::string root_;
 };
 
+// How many entries `directory` holds.
+inline size_t entry_count(const std::string& directory) {
+    size_t count = 0;
+    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(directory))
+        ++count;
+    return count;
+}
+
+// Whether a disk, files or system run has its working files (".hostprobe-*") in `directory`.
+inline bool has_test_files(const std::string& directory) {
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+        if (entry.path().filename().string().rfind(".hostprobe-", 0) == 0) return true;
+    }
+    return false;
+}
+
 }  // namespace hostprobe::testing

@@ -80,4 +80,10 @@ void ChildProcess::kill_and_wait() {
     }
 }
 
+std::string describe_wait_status(int status) {
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+    return "ended with wait status " + std::to_string(status);
+}
+
 }  // namespace hostprobe::probes

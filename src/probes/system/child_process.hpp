@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <stop_token>
+#include <string>
 
 #include "core/owned_children.hpp"
 #include "core/result.hpp"
@@ -72,5 +73,8 @@ class ChildProcess {
     bool own_group_;
     bool reaped_ = false;
 };
+
+// A wait status in words: "exited with status 1", "was killed by signal 9".
+std::string describe_wait_status(int status);
 
 }  // namespace hostprobe::probes

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/elapsed.hpp"
 #include "core/unique_fd.hpp"
 #include "probes/system/pipe_io.hpp"
 #include "probes/system/system_tests.hpp"
@@ -18,10 +19,6 @@ namespace hostprobe::probes {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The process's umask without changing it, even for a moment (other threads create files).
 std::optional<mode_t> current_umask() {
@@ -54,7 +51,7 @@ Result<CopyCount> syscall_copy(const CopyEnvironment& environment) {
         }
         loops += 64;
     }
-    return CopyCount{static_cast<double>(loops), seconds_since(start)};
+    return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
 }
 
 Result<CopyCount> pipe_copy(const CopyEnvironment& environment) {
@@ -72,7 +69,7 @@ Result<CopyCount> pipe_copy(const CopyEnvironment& environment) {
         }
         loops += 16;
     }
-    return CopyCount{static_cast<double>(loops), seconds_since(start)};
+    return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
 }
 
 namespace {
@@ -127,7 +124,7 @@ class FileCopy final : public PreparedCopy {
             ++blocks;
         }
         const double kilobytes = static_cast<double>(blocks * buffer_.size()) / 1024.0;
-        return CopyCount{kilobytes, seconds_since(start)};
+        return CopyCount{kilobytes, core::seconds_since(start)};
     }
 
   private:

@@ -43,12 +43,6 @@ class ReadyOnce {
     bool done_ = false;
 };
 
-std::string describe_status(int status) {
-    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
-    return "ended with wait status " + std::to_string(status);
-}
-
 Error helper_error(const SystemMeasurementSpec& spec, const std::string& what) {
     return Error{ErrorCode::internal, "the " + std::string(spec.test->name) + " helper " + what};
 }
@@ -110,8 +104,8 @@ Result<CopyCount> run_copy(const SystemMeasurementSpec& spec, StartGate& gate, s
     while (received.empty()) {
         if (stop.stop_requested()) return CopyCount{};  // the helper is killed on the way out
         if (!read_some(report->read_end(), received)) {
-            return helper_error(
-                spec, "(" + spec.environment.self_exe + ") " + describe_status(helper->wait()));
+            return helper_error(spec, "(" + spec.environment.self_exe + ") " +
+                                          describe_wait_status(helper->wait()));
         }
     }
     received.erase(0, 1);  // 'R'
@@ -129,7 +123,7 @@ Result<CopyCount> run_copy(const SystemMeasurementSpec& spec, StartGate& gate, s
             const int status = helper->wait();
             if (!*decoded) return *decoded;
             if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-                return helper_error(spec, describe_status(status));
+                return helper_error(spec, describe_wait_status(status));
             }
             return *decoded;
         }
@@ -139,7 +133,7 @@ Result<CopyCount> run_copy(const SystemMeasurementSpec& spec, StartGate& gate, s
         }
         if (stopped_at && Clock::now() - *stopped_at > kStopGrace) return CopyCount{};
         if (!read_some(report->read_end(), received)) {
-            return helper_error(spec, describe_status(helper->wait()) + " before it reported");
+            return helper_error(spec, describe_wait_status(helper->wait()) + " before it reported");
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/elapsed.hpp"
 #include "core/unique_fd.hpp"
 #include "probes/storage/directory_handle.hpp"
 #include "probes/storage/test_files.hpp"
@@ -25,10 +26,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // In a forked child: `input` becomes 0, `output` 1, and every other descriptor is closed.
 // Async-signal-safe (no allocation).
 bool keep_only_descriptors(int input, int output) {
@@ -41,12 +38,6 @@ bool keep_only_descriptors(int input, int output) {
     for (int fd = 2; fd < 65536; ++fd)  // kernels before 5.9
         ::close(fd);
     return true;
-}
-
-std::string describe_status(int status) {
-    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
-    if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
-    return "ended with wait status " + std::to_string(status);
 }
 
 // The shell script of UnixBench's tst.sh, `$1` times at once (multi.sh). It starts in its
@@ -93,10 +84,10 @@ Result<CopyCount> spawn_copy(const CopyEnvironment& environment) {
         if (!child) return child.error();
         const int status = child->wait();
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            return Error{ErrorCode::internal, "a spawned child " + describe_status(status)};
+            return Error{ErrorCode::internal, "a spawned child " + describe_wait_status(status)};
         ++loops;
     }
-    return CopyCount{static_cast<double>(loops), seconds_since(start)};
+    return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
 }
 
 Result<CopyCount> context_switch_copy(const CopyEnvironment& environment) {
@@ -136,10 +127,11 @@ Result<CopyCount> context_switch_copy(const CopyEnvironment& environment) {
             ++loops;
         }
     }
-    const double seconds = seconds_since(start);
+    const double seconds = core::seconds_since(start);
     down->close_write();  // the child sees the end of its input and exits
     const int status = child->wait();
-    if (broken) return Error{ErrorCode::internal, "the ping-pong child " + describe_status(status)};
+    if (broken)
+        return Error{ErrorCode::internal, "the ping-pong child " + describe_wait_status(status)};
     return CopyCount{static_cast<double>(loops), seconds};
 }
 
@@ -171,7 +163,7 @@ Result<CopyCount> execl_copy(const CopyEnvironment& environment) {
     while (got < sizeof generations) {
         if (environment.stop.stop_requested()) {
             child->kill_and_wait();
-            return CopyCount{0, seconds_since(start)};
+            return CopyCount{0, core::seconds_since(start)};
         }
         pollfd readable{report->read_end(), POLLIN, 0};
         const int ready = ::poll(&readable, 1, 50);
@@ -183,14 +175,14 @@ Result<CopyCount> execl_copy(const CopyEnvironment& environment) {
         if (read_now <= 0) {
             const int status = child->wait();
             return Error{ErrorCode::internal, "the execl helper (" + environment.self_exe + ") " +
-                                                  describe_status(status)};
+                                                  describe_wait_status(status)};
         }
         got += static_cast<size_t>(read_now);
     }
-    const double seconds = seconds_since(start);
+    const double seconds = core::seconds_since(start);
     const int status = child->wait();
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return Error{ErrorCode::internal, "the execl helper " + describe_status(status)};
+        return Error{ErrorCode::internal, "the execl helper " + describe_wait_status(status)};
     return CopyCount{static_cast<double>(generations), seconds};
 }
 
@@ -243,15 +235,15 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
         });
         if (!child) return child.error();
         const std::optional<int> status = child->wait_unless(environment.stop);
-        if (!status) return CopyCount{static_cast<double>(loops), seconds_since(start)};
+        if (!status) return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
         if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
             return Error{ErrorCode::internal,
-                         "the shell script " + describe_status(*status) +
+                         "the shell script " + describe_wait_status(*status) +
                              " (it needs sort, od, grep, tee and wc on the PATH)"};
         }
         ++loops;
     }
-    return CopyCount{static_cast<double>(loops), seconds_since(start)};
+    return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
 }
 
 }  // namespace hostprobe::probes

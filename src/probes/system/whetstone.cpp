@@ -12,6 +12,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/elapsed.hpp"
+
 namespace hostprobe::probes {
 
 namespace whets {
@@ -49,10 +51,6 @@ void p3(double* x, double* y, double* z, double t, double t1, double t2) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // pout() without the printing: section numbers 1..8 as in whets.c.
 void pout(WhetstoneState& state, double checknum, double time, int section) {
@@ -117,7 +115,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
         }
         t = t0;
     }
-    timeb = seconds_since(timea) / static_cast<double>(n1mult);
+    timeb = core::seconds_since(timea) / static_cast<double>(n1mult);
     pout(state, e1[3], timeb, 1);
 
     /* Section 2, Array as parameter */
@@ -132,7 +130,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
         }
         t = t0;
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     pout(state, e1[3], timeb, 2);
 
     /* Section 3, Conditional jumps */
@@ -156,7 +154,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
             }
         }
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     pout(state, static_cast<double>(j), timeb, 3);
 
     /* Section 4, Integer arithmetic */
@@ -175,7 +173,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
             }
         }
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     x = e1[0] + e1[1];
     pout(state, x, timeb, 4);
 
@@ -195,7 +193,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
         }
         t = t0;
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     pout(state, y, timeb, 5);
 
     /* Section 6, Procedure calls */
@@ -210,7 +208,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
             }
         }
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     pout(state, z, timeb, 6);
 
     /* Section 7, Array refrences */
@@ -228,7 +226,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
             }
         }
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     pout(state, e1[2], timeb, 7);
 
     /* Section 8, Standard functions */
@@ -241,7 +239,7 @@ void whetstone_passes(WhetstoneState& state, uint64_t passes) {
             }
         }
     }
-    timeb = seconds_since(timea);
+    timeb = core::seconds_since(timea);
     pout(state, x, timeb, 8);
 }
 
@@ -265,7 +263,7 @@ WhetstoneRun run_whetstone(const std::function<bool()>& should_stop) {
             run.section_seconds[section] += state.loop_time[section];
         run.valid = whetstone_results_valid(state.results) && state.Check != 0 && run.valid;
     } while (!should_stop());
-    run.wall_seconds = seconds_since(start);
+    run.wall_seconds = core::seconds_since(start);
     run.results = state.results;
     run.mwips = whetstone_mwips(run.passes, run.seconds);
     return run;

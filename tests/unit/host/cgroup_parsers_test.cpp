@@ -15,12 +15,9 @@ using namespace hostprobe::host;
 
 namespace {
 
-std::string fixture(const std::string& relative) {
-    return testing::fixture_text("cgroup/" + relative);
-}
-
 Result<QuotaSetting> v1(const std::string& dir) {
-    return parse_cfs_quota(fixture(dir + "/cpu.cfs_quota_us"), fixture(dir + "/cpu.cfs_period_us"));
+    return parse_cfs_quota(testing::cgroup_fixture(dir + "/cpu.cfs_quota_us"),
+                           testing::cgroup_fixture(dir + "/cpu.cfs_period_us"));
 }
 
 }  // namespace
@@ -37,9 +34,11 @@ TEST_CASE("cgroup v1 quota files") {
     CHECK_FALSE(v1("automaxprocs/cgroups/zero-period").ok());
     CHECK_FALSE(v1("num_cpus/cgroups/cgroups/zero-period").ok());
     CHECK_FALSE(
-        parse_cfs_quota(fixture("automaxprocs/cgroups/empty/cpu.cfs_quota_us"), "100000").ok());
-    auto invalid =
-        parse_cfs_quota(fixture("automaxprocs/cgroups/invalid/cpu.cfs_quota_us"), "100000");
+        parse_cfs_quota(testing::cgroup_fixture("automaxprocs/cgroups/empty/cpu.cfs_quota_us"),
+                        "100000")
+            .ok());
+    auto invalid = parse_cfs_quota(
+        testing::cgroup_fixture("automaxprocs/cgroups/invalid/cpu.cfs_quota_us"), "100000");
     REQUIRE_FALSE(invalid.ok());
     CHECK(invalid.error().message.find("non-an-integer") != std::string::npos);
     CHECK_FALSE(parse_cfs_quota("-2", "100000").ok());
@@ -48,36 +47,41 @@ TEST_CASE("cgroup v1 quota files") {
 
 TEST_CASE("cgroup v2 cpu.max files") {
     const std::string dir = "automaxprocs/cgroups/v2/";
-    auto set = parse_cpu_max(fixture(dir + "set"));
+    auto set = parse_cpu_max(testing::cgroup_fixture(dir + "set"));
     REQUIRE(set.ok());
     CHECK(*set->quota_us == 250000);
     CHECK(set->period_us == 100000);
-    auto unset = parse_cpu_max(fixture(dir + "unset"));
+    auto unset = parse_cpu_max(testing::cgroup_fixture(dir + "unset"));
     REQUIRE(unset.ok());
     CHECK_FALSE(unset->quota_us.has_value());
     CHECK(unset->period_us == 100000);
-    auto only_max = parse_cpu_max(fixture(dir + "only-max"));  // default 100 ms period
+    auto only_max =
+        parse_cpu_max(testing::cgroup_fixture(dir + "only-max"));  // default 100 ms period
     REQUIRE(only_max.ok());
     CHECK(*only_max->quota_us == 500000);
     for (const char* bad : {"empty", "invalid-max", "invalid-period", "too-few-fields",
                             "too-many-fields", "zero-period"}) {
         INFO(bad);
-        CHECK_FALSE(parse_cpu_max(fixture(dir + bad)).ok());
+        CHECK_FALSE(parse_cpu_max(testing::cgroup_fixture(dir + bad)).ok());
     }
-    CHECK(*parse_cpu_max(fixture("num_cpus/cgroups2/cgroups/ceil/cpu.max"))->quota_us == 150000);
-    CHECK_FALSE(parse_cpu_max(fixture("num_cpus/cgroups2/cgroups/zero-period/cpu.max")).ok());
+    CHECK(*parse_cpu_max(testing::cgroup_fixture("num_cpus/cgroups2/cgroups/ceil/cpu.max"))
+               ->quota_us == 150000);
+    CHECK_FALSE(
+        parse_cpu_max(testing::cgroup_fixture("num_cpus/cgroups2/cgroups/zero-period/cpu.max"))
+            .ok());
 }
 
 TEST_CASE("cpu.stat throttling counters: v1 in nanoseconds, v2 in microseconds") {
-    auto v1_stat = parse_cpu_stat(fixture("extracted/v1_docker/cpu.stat"), 1);
+    auto v1_stat = parse_cpu_stat(testing::cgroup_fixture("extracted/v1_docker/cpu.stat"), 1);
     REQUIRE(v1_stat.ok());
     CHECK(v1_stat->periods == 769021);
     CHECK(v1_stat->throttled_periods == 1046);
     CHECK(v1_stat->throttled_seconds == doctest::Approx(352.597023453));
-    auto v2_stat = parse_cpu_stat(fixture("extracted/v2_docker2_nested/cpu.stat"), 2);
+    auto v2_stat =
+        parse_cpu_stat(testing::cgroup_fixture("extracted/v2_docker2_nested/cpu.stat"), 2);
     REQUIRE(v2_stat.ok());
     CHECK(v2_stat->periods == 0);
-    auto v2_docker = parse_cpu_stat(fixture("extracted/v2_docker/cpu.stat"), 2);
+    auto v2_docker = parse_cpu_stat(testing::cgroup_fixture("extracted/v2_docker/cpu.stat"), 2);
     CHECK(v2_docker->throttled_seconds == doctest::Approx(10e-6));
     auto usage_only = parse_cpu_stat("usage_usec 5\nuser_usec 3\nsystem_usec 2\n", 2);
     REQUIRE_FALSE(usage_only.ok());
@@ -94,32 +98,36 @@ TEST_CASE("memory limits") {
 }
 
 TEST_CASE("/proc/self/cgroup lines") {
-    const ProcCgroup cgroups = parse_proc_cgroup(fixture("automaxprocs/proc/cgroups/cgroup"));
+    const ProcCgroup cgroups =
+        parse_proc_cgroup(testing::cgroup_fixture("automaxprocs/proc/cgroups/cgroup"));
     REQUIRE(cgroups.entries.size() == 3);
     CHECK(cgroups.entries[1].controllers == std::vector<std::string>{"cpu", "cpuacct"});
     CHECK(cgroups.entries[1].path == "/docker");
     CHECK(cgroups.warnings.empty());
 
     const ProcCgroup invalid =
-        parse_proc_cgroup(fixture("automaxprocs/proc/invalid-cgroup/cgroup"));
+        parse_proc_cgroup(testing::cgroup_fixture("automaxprocs/proc/invalid-cgroup/cgroup"));
     CHECK(invalid.entries.size() == 1);
     CHECK(invalid.warnings.size() == 1);
-    CHECK(parse_proc_cgroup(fixture("automaxprocs/proc/v2/cgroup-invalid")).warnings.size() == 1);
-    const ProcCgroup v2 = parse_proc_cgroup(fixture("automaxprocs/proc/v2/cgroup-subdir"));
+    CHECK(parse_proc_cgroup(testing::cgroup_fixture("automaxprocs/proc/v2/cgroup-invalid"))
+              .warnings.size() == 1);
+    const ProcCgroup v2 =
+        parse_proc_cgroup(testing::cgroup_fixture("automaxprocs/proc/v2/cgroup-subdir"));
     REQUIRE(v2.entries.size() == 1);
     CHECK(v2.entries[0].is_unified());
     CHECK(v2.entries[0].path == "/Example");
     const ProcCgroup multi =
-        parse_proc_cgroup(fixture("num_cpus/cgroups2/proc/cgroups/cgroup_multi"));
+        parse_proc_cgroup(testing::cgroup_fixture("num_cpus/cgroups2/proc/cgroups/cgroup_multi"));
     CHECK(multi.entries.size() == 3);
-    const ProcCgroup no_newline =
-        parse_proc_cgroup(fixture("extracted/v2_docker2_nested/proc_2233801_cgroup"));
+    const ProcCgroup no_newline = parse_proc_cgroup(
+        testing::cgroup_fixture("extracted/v2_docker2_nested/proc_2233801_cgroup"));
     REQUIRE(no_newline.entries.size() == 1);
     CHECK(no_newline.entries[0].path == "/../../user-1000.slice/session-520.scope");
 }
 
 TEST_CASE("/proc/self/mountinfo lines") {
-    const MountInfo mounts = parse_mountinfo(fixture("automaxprocs/proc/cgroups/mountinfo"));
+    const MountInfo mounts =
+        parse_mountinfo(testing::cgroup_fixture("automaxprocs/proc/cgroups/mountinfo"));
     CHECK(mounts.warnings.empty());
     bool found = false;
     for (const auto& mount : mounts.entries) {
@@ -132,13 +140,14 @@ TEST_CASE("/proc/self/mountinfo lines") {
         }
     }
     CHECK(found);
+    CHECK(parse_mountinfo(testing::cgroup_fixture("automaxprocs/proc/invalid-mountinfo/mountinfo"))
+              .warnings.size() == 1);
+    CHECK(parse_mountinfo(
+              testing::cgroup_fixture("num_cpus/cgroups/proc/cgroups/mountinfo_multi_opt"))
+              .warnings.empty());
     CHECK(
-        parse_mountinfo(fixture("automaxprocs/proc/invalid-mountinfo/mountinfo")).warnings.size() ==
-        1);
-    CHECK(parse_mountinfo(fixture("num_cpus/cgroups/proc/cgroups/mountinfo_multi_opt"))
-              .warnings.empty());
-    CHECK(parse_mountinfo(fixture("num_cpus/cgroups/proc/cgroups/mountinfo_zero_opt"))
-              .warnings.empty());
+        parse_mountinfo(testing::cgroup_fixture("num_cpus/cgroups/proc/cgroups/mountinfo_zero_opt"))
+            .warnings.empty());
     const MountInfo escaped =
         parse_mountinfo("1 0 0:1 / /mnt/with\\040space rw - ext4 /dev/x rw\n");
     REQUIRE(escaped.entries.size() == 1);

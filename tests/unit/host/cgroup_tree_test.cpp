@@ -17,13 +17,6 @@ using hostprobe::testing::TempTree;
 
 namespace {
 
-std::string fixture(const std::string& relative) {
-    std::ifstream in(testing::fixtures_dir() + "/cgroup/" + relative);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
-}
-
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {
     for (size_t at = text.find(from); at != std::string::npos;
          at = text.find(from, at + to.size())) {
@@ -96,15 +89,16 @@ TEST_CASE("podman on this host: cpu and cpuacct are separate v1 hierarchies") {
 
 TEST_CASE("EKS capture: an unlimited container takes the nearest ancestor's quota") {
     TempTree tree;
-    const std::string container =
-        path_of(fixture("extracted/v1_eks_amzn2/proc_493239_cgroup"), "cpu,cpuacct");
+    const std::string container = path_of(
+        testing::cgroup_fixture("extracted/v1_eks_amzn2/proc_493239_cgroup"), "cpu,cpuacct");
     const std::string pod = container.substr(0, container.rfind('/'));
     const std::string base = "sys/fs/cgroup/cpu,cpuacct";
     // elastic rewrote the mount points to "testdata/amzn2/..."; undo that rewrite.
-    tree.write("proc/self/cgroup", fixture("extracted/v1_eks_amzn2/proc_493239_cgroup"))
+    tree.write("proc/self/cgroup",
+               testing::cgroup_fixture("extracted/v1_eks_amzn2/proc_493239_cgroup"))
         .write("proc/self/mountinfo",
-               replace_all(fixture("extracted/v1_eks_amzn2/proc_self_mountinfo"), "testdata/amzn2/",
-                           "/"))
+               replace_all(testing::cgroup_fixture("extracted/v1_eks_amzn2/proc_self_mountinfo"),
+                           "testdata/amzn2/", "/"))
         .copy(testing::fixtures_dir() + "/cgroup/extracted/v1_eks_amzn2/cpu.cfs_quota_us",
               base + container + "/cpu.cfs_quota_us")
         .copy(testing::fixtures_dir() + "/cgroup/extracted/v1_eks_amzn2/cpu.cfs_period_us",
@@ -149,8 +143,9 @@ TEST_CASE("the most restrictive quota on the way up wins") {
 
 TEST_CASE("cgroup v2 capture: unlimited, weight and counters") {
     TempTree tree;
-    const std::string path = path_of(fixture("extracted/v2_docker/proc_312_cgroup"), "");
-    tree.write("proc/self/cgroup", fixture("extracted/v2_docker/proc_312_cgroup"))
+    const std::string path =
+        path_of(testing::cgroup_fixture("extracted/v2_docker/proc_312_cgroup"), "");
+    tree.write("proc/self/cgroup", testing::cgroup_fixture("extracted/v2_docker/proc_312_cgroup"))
         .write("proc/self/mountinfo",
                "1 0 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw,nsdelegate\n")
         .copy(testing::fixtures_dir() + "/cgroup/extracted/v2_docker/cpu.max",
@@ -170,10 +165,10 @@ TEST_CASE("cgroup v2 capture: unlimited, weight and counters") {
 
 TEST_CASE("docker capture: a cgroup path outside the mounted root falls back to the mount point") {
     TempTree tree;
-    tree.write("proc/self/cgroup", fixture("extracted/v1_docker/proc_985_cgroup"))
+    tree.write("proc/self/cgroup", testing::cgroup_fixture("extracted/v1_docker/proc_985_cgroup"))
         .write("proc/self/mountinfo",
-               replace_all(fixture("extracted/v1_docker/proc_self_mountinfo"), "testdata/docker/",
-                           "/"))
+               replace_all(testing::cgroup_fixture("extracted/v1_docker/proc_self_mountinfo"),
+                           "testdata/docker/", "/"))
         .copy(testing::fixtures_dir() + "/cgroup/extracted/v1_docker/cpu.cfs_quota_us",
               "sys/fs/cgroup/cpu/cpu.cfs_quota_us")
         .copy(testing::fixtures_dir() + "/cgroup/extracted/v1_docker/cpu.cfs_period_us",
@@ -193,7 +188,7 @@ TEST_CASE("hybrid hosts: the v1 cpu controller wins over a controller-less cgrou
     TempTree tree;
     tree.write("proc/self/cgroup", "2:cpu,cpuacct:/\n0::/\n")
         .write("proc/self/mountinfo",
-               fixture("automaxprocs/proc/v2/mountinfo-v1-v2") +
+               testing::cgroup_fixture("automaxprocs/proc/v2/mountinfo-v1-v2") +
                    "50 33 0:40 / /sys/fs/cgroup/cpu,cpuacct rw - cgroup cgroup rw,cpu,cpuacct\n")
         .write("sys/fs/cgroup/unified/cgroup.controllers", "\n")
         .write("sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us", "150000\n")
@@ -218,7 +213,7 @@ TEST_CASE("malformed and missing files become warnings, never failures") {
             .write("proc/self/mountinfo",
                    "1 0 0:1 / /sys/fs/cgroup/cpu rw - cgroup cgroup rw,cpu\n")
             .write("sys/fs/cgroup/cpu/cpu.cfs_quota_us",
-                   fixture("automaxprocs/cgroups/invalid/cpu.cfs_quota_us"))
+                   testing::cgroup_fixture("automaxprocs/cgroups/invalid/cpu.cfs_quota_us"))
             .write("sys/fs/cgroup/cpu/cpu.cfs_period_us", "100000\n")
             .write("sys/fs/cgroup/cpu/cpu.shares", "many\n")
             .write("sys/fs/cgroup/cpu/cpu.stat",
@@ -233,8 +228,9 @@ TEST_CASE("malformed and missing files become warnings, never failures") {
     }
     SUBCASE("a v2 hierarchy without the cpu controller") {
         TempTree tree;
-        tree.write("proc/self/cgroup", fixture("automaxprocs/proc/v2/cgroup-root"))
-            .write("proc/self/mountinfo", fixture("automaxprocs/proc/v2/mountinfo-v2"))
+        tree.write("proc/self/cgroup", testing::cgroup_fixture("automaxprocs/proc/v2/cgroup-root"))
+            .write("proc/self/mountinfo",
+                   testing::cgroup_fixture("automaxprocs/proc/v2/mountinfo-v2"))
             .write("sys/fs/cgroup/cgroup.controllers", "memory pids\n")
             .write("sys/fs/cgroup/memory.max", "max\n");
         const CgroupFacts facts = facts_of(tree);

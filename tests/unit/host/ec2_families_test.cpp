@@ -9,7 +9,7 @@
 using namespace hostprobe::host;
 
 namespace {
-bool has(const std::vector<std::string>& families, const std::string& family) {
+bool lists_family(const std::vector<std::string>& families, const std::string& family) {
     return std::find(families.begin(), families.end(), family) != families.end();
 }
 std::vector<std::string> families_of(const std::string& model_name) {
@@ -34,20 +34,20 @@ TEST_CASE("the same key from cpuinfo model names and AWS processor names") {
 
 TEST_CASE("the seeds' machines map to the families that used them") {
     const auto broadwell = families_of("Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz");
-    CHECK(has(broadwell, "m4"));
-    CHECK(has(broadwell, "r4"));
-    CHECK(has(broadwell, "t2"));  // seed 000
-    CHECK(broadwell.size() > 1);  // a set, never one answer
-    CHECK(has(families_of("Intel(R) Xeon(R) CPU E5-2676 v3 @ 2.40GHz"), "m4"));
-    CHECK(has(families_of("Intel(R) Xeon(R) CPU E5-2670 v2 @ 2.50GHz"), "m3"));
-    CHECK(has(families_of("Intel(R) Xeon(R) CPU E5-2666 v3 @ 2.90GHz"), "c4"));
-    CHECK(has(families_of("Intel(R) Xeon(R) Platinum 8124M CPU @ 3.00GHz"), "c5"));
-    CHECK(has(families_of("Intel(R) Xeon(R) Platinum 8175M CPU @ 2.50GHz"), "m5"));
-    CHECK(has(families_of("AMD EPYC 7R13 Processor"), "c6a"));
+    CHECK(lists_family(broadwell, "m4"));
+    CHECK(lists_family(broadwell, "r4"));
+    CHECK(lists_family(broadwell, "t2"));  // seed 000
+    CHECK(broadwell.size() > 1);           // a set, never one answer
+    CHECK(lists_family(families_of("Intel(R) Xeon(R) CPU E5-2676 v3 @ 2.40GHz"), "m4"));
+    CHECK(lists_family(families_of("Intel(R) Xeon(R) CPU E5-2670 v2 @ 2.50GHz"), "m3"));
+    CHECK(lists_family(families_of("Intel(R) Xeon(R) CPU E5-2666 v3 @ 2.90GHz"), "c4"));
+    CHECK(lists_family(families_of("Intel(R) Xeon(R) Platinum 8124M CPU @ 3.00GHz"), "c5"));
+    CHECK(lists_family(families_of("Intel(R) Xeon(R) Platinum 8175M CPU @ 2.50GHz"), "m5"));
+    CHECK(lists_family(families_of("AMD EPYC 7R13 Processor"), "c6a"));
     const auto graviton2 = Ec2FamilyTable::builtin().families_for_key("Graviton2");
-    CHECK(has(graviton2, "t4g"));
-    CHECK(has(graviton2, "m6g"));
-    CHECK(has(Ec2FamilyTable::builtin().families_for_key("Graviton4"), "m8g"));
+    CHECK(lists_family(graviton2, "t4g"));
+    CHECK(lists_family(graviton2, "m6g"));
+    CHECK(lists_family(Ec2FamilyTable::builtin().families_for_key("Graviton4"), "m8g"));
 }
 
 TEST_CASE("the ARM parts table is util-linux's") {

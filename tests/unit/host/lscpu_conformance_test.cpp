@@ -57,7 +57,7 @@ std::vector<std::string> dump_names() {
     return names;
 }
 
-host::HostFacts replay(const std::string& name) {
+host::HostFacts replay_lscpu_dump(const std::string& name) {
     const SysRoot root(std::string(HOSTPROBE_LSCPU_DUMPS_DIR) + "/" + name);
     return host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
 }
@@ -102,7 +102,7 @@ TEST_CASE("x86_64 and ARM dumps agree with lscpu's expected output") {
         ++compared;
         const Pairs expected =
             summary_pairs(read_text(testing::fixtures_dir() + "/lscpu/expected/lscpu-" + name));
-        const Pairs actual = summary_pairs(report::host_text(replay(name)));
+        const Pairs actual = summary_pairs(report::host_text(replay_lscpu_dump(name)));
         REQUIRE_FALSE(values_of(expected, "Model name:").empty());
         for (const std::string& key : kComparedKeys) {
             INFO("dump " << name << ", key " << key);
@@ -116,7 +116,7 @@ TEST_CASE("every other architecture's dump parses into a partial result") {
     for (const std::string& name : dump_names()) {
         if (is_x86_or_arm(name)) continue;
         INFO("dump " << name);
-        const host::HostFacts facts = replay(name);
+        const host::HostFacts facts = replay_lscpu_dump(name);
         const Pairs expected =
             summary_pairs(read_text(testing::fixtures_dir() + "/lscpu/expected/lscpu-" + name));
         const Pairs actual = summary_pairs(report::host_text(facts));

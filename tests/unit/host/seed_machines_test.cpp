@@ -6,17 +6,13 @@
 
 #include "host/host_facts.hpp"
 #include "support/paths.hpp"
+#include "support/replay.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe;
 using namespace hostprobe::host;
 
 namespace {
-
-HostFacts replay(const std::string& name) {
-    return collect_host_facts(SysRoot(testing::fixtures_dir() + "/sysroots/" + name), NoCpuid(),
-                              std::nullopt);
-}
 
 bool has(const std::vector<std::string>& values, const std::string& value) {
     return std::find(values.begin(), values.end(), value) != values.end();
@@ -38,7 +34,7 @@ TEST_CASE("Fargate 0.25 vCPU tasks on Xen see 2 CPUs but get one worker") {
           Case{"fargate-e5-2686v4", "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz", "Broadwell",
                "m4"}}) {
         INFO(c.sysroot);
-        const HostFacts facts = replay(c.sysroot);
+        const HostFacts facts = testing::replay_sysroot(c.sysroot);
         REQUIRE(facts.default_type() != nullptr);
         CHECK(facts.default_type()->model_name == c.model_name);
         CHECK(facts.online_cpus() == 2);
@@ -61,7 +57,7 @@ TEST_CASE("Fargate 0.25 vCPU tasks on Xen see 2 CPUs but get one worker") {
 }
 
 TEST_CASE("Graviton2 with 8 CPUs under cgroup v2") {
-    const HostFacts facts = replay("graviton2-8cpu");
+    const HostFacts facts = testing::replay_sysroot("graviton2-8cpu");
     REQUIRE(facts.default_type() != nullptr);
     CHECK(facts.architecture == "aarch64");
     CHECK(facts.default_type()->vendor_id == "ARM");

@@ -18,25 +18,20 @@
 using namespace hostprobe;
 using namespace hostprobe::host;
 
-namespace {
-
-std::string fixture(const std::string& relative) {
-    return testing::fixture_text("cgroup/" + relative);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("cgroup v1 CPU use: cpuacct.usage in ns, cpuacct.stat in USER_HZ ticks") {
-    auto total = parse_cpuacct_usage(fixture("usage/v1_host/cpuacct.usage"));
+    auto total = parse_cpuacct_usage(testing::cgroup_fixture("usage/v1_host/cpuacct.usage"));
     REQUIRE(total.ok());
     CHECK(*total == doctest::Approx(5894.769561794));
-    auto split = parse_cpuacct_stat(fixture("usage/v1_host/cpuacct.stat"), 100);
+    auto split = parse_cpuacct_stat(testing::cgroup_fixture("usage/v1_host/cpuacct.stat"), 100);
     REQUIRE(split.ok());
     CHECK(*split->user_seconds == doctest::Approx(4798.54));
     CHECK(*split->system_seconds == doctest::Approx(1096.22));
     CHECK(split->total_seconds == doctest::Approx(5894.76));
 
-    auto no_system = parse_cpuacct_stat(fixture("usage/malformed/cpuacct.stat.no-system"), 100);
+    auto no_system =
+        parse_cpuacct_stat(testing::cgroup_fixture("usage/malformed/cpuacct.stat.no-system"), 100);
     REQUIRE_FALSE(no_system.ok());
     CHECK(no_system.error().code == ErrorCode::parse_error);
     CHECK(no_system.error().message.find("system") != std::string::npos);
@@ -46,21 +41,23 @@ TEST_CASE("cgroup v1 CPU use: cpuacct.usage in ns, cpuacct.stat in USER_HZ ticks
 }
 
 TEST_CASE("cgroup v1 CPU use: 2^64-1 ns parses, 2^64 is out of range") {
-    auto max = parse_cpuacct_usage(fixture("usage/huge/cpuacct.usage.u64-max"));
+    auto max = parse_cpuacct_usage(testing::cgroup_fixture("usage/huge/cpuacct.usage.u64-max"));
     REQUIRE(max.ok());
     CHECK(*max == doctest::Approx(18446744073.709551615));
-    auto overflow = parse_cpuacct_usage(fixture("usage/huge/cpuacct.usage.overflow"));
+    auto overflow =
+        parse_cpuacct_usage(testing::cgroup_fixture("usage/huge/cpuacct.usage.overflow"));
     REQUIRE_FALSE(overflow.ok());
     CHECK(overflow.error().code == ErrorCode::parse_error);
 }
 
 TEST_CASE("cgroup v2 CPU use: cpu.stat usage_usec, user_usec and system_usec") {
-    auto docker = parse_cpu_stat_usage(fixture("extracted/v2_docker/cpu.stat"));
+    auto docker = parse_cpu_stat_usage(testing::cgroup_fixture("extracted/v2_docker/cpu.stat"));
     REQUIRE(docker.ok());
     CHECK(docker->total_seconds == doctest::Approx(26772.130245));
     CHECK(*docker->user_seconds == doctest::Approx(20979.069928));
     CHECK(*docker->system_seconds == doctest::Approx(5793.060316));
-    auto newer = parse_cpu_stat_usage(fixture("extracted/v2_docker2_nested/cpu.stat"));
+    auto newer =
+        parse_cpu_stat_usage(testing::cgroup_fixture("extracted/v2_docker2_nested/cpu.stat"));
     REQUIRE(newer.ok());
     CHECK(newer->total_seconds == doctest::Approx(3611.347518));
 
@@ -69,28 +66,29 @@ TEST_CASE("cgroup v2 CPU use: cpu.stat usage_usec, user_usec and system_usec") {
     CHECK(only_total->total_seconds == 5.0);
     CHECK_FALSE(only_total->user_seconds.has_value());
 
-    auto missing = parse_cpu_stat_usage(fixture("usage/malformed/cpu.stat.no-usage"));
+    auto missing =
+        parse_cpu_stat_usage(testing::cgroup_fixture("usage/malformed/cpu.stat.no-usage"));
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().code == ErrorCode::parse_error);
     CHECK_FALSE(parse_cpu_stat_usage("usage_usec 1\nuser_usec x\n").ok());
 }
 
 TEST_CASE("PSI: some and full totals in seconds, from the host and cgroup v2 files") {
-    auto cpu = parse_pressure(fixture("usage/pressure_host/cpu"));
+    auto cpu = parse_pressure(testing::cgroup_fixture("usage/pressure_host/cpu"));
     REQUIRE(cpu.ok());
     CHECK(cpu->some_seconds == doctest::Approx(1281.605244));
     CHECK(cpu->full_seconds == 0.0);
-    auto io = parse_pressure(fixture("usage/pressure_host/io"));
+    auto io = parse_pressure(testing::cgroup_fixture("usage/pressure_host/io"));
     REQUIRE(io.ok());
     CHECK(io->some_seconds == doctest::Approx(12.692362));
     CHECK(*io->full_seconds == doctest::Approx(6.554516));
-    REQUIRE(parse_pressure(fixture("usage/pressure_host/memory")).ok());
+    REQUIRE(parse_pressure(testing::cgroup_fixture("usage/pressure_host/memory")).ok());
 
-    auto cgroup = parse_pressure(fixture("usage/v2/cpu.pressure"));
+    auto cgroup = parse_pressure(testing::cgroup_fixture("usage/v2/cpu.pressure"));
     REQUIRE(cgroup.ok());
     CHECK(cgroup->some_seconds == doctest::Approx(73.150934));
     CHECK(*cgroup->full_seconds == doctest::Approx(61.834122));
-    auto old_kernel = parse_pressure(fixture("usage/v2/cpu.pressure.pre-5.13"));
+    auto old_kernel = parse_pressure(testing::cgroup_fixture("usage/v2/cpu.pressure.pre-5.13"));
     REQUIRE(old_kernel.ok());
     CHECK_FALSE(old_kernel->full_seconds.has_value());
 }
@@ -100,7 +98,7 @@ TEST_CASE("PSI: malformed and out-of-range files are parse errors") {
          {"usage/malformed/pressure.bad-total", "usage/malformed/pressure.no-total",
           "usage/huge/pressure.total-overflow"}) {
         INFO(name);
-        auto parsed = parse_pressure(fixture(name));
+        auto parsed = parse_pressure(testing::cgroup_fixture(name));
         REQUIRE_FALSE(parsed.ok());
         CHECK(parsed.error().code == ErrorCode::parse_error);
     }
@@ -115,13 +113,16 @@ TEST_CASE("PSI: malformed and out-of-range files are parse errors") {
 }
 
 TEST_CASE("memory usage and memory.events") {
-    auto v1 = parse_memory_usage(fixture("usage/v1_host/memory.usage_in_bytes"));
+    auto v1 = parse_memory_usage(testing::cgroup_fixture("usage/v1_host/memory.usage_in_bytes"));
     REQUIRE(v1.ok());
     CHECK(*v1 == 747675648u);
-    CHECK(parse_memory_usage(fixture("usage/v2/memory.current")).value_or(0) == 268435456u);
-    CHECK_FALSE(parse_memory_usage(fixture("usage/malformed/memory.current.negative")).ok());
+    CHECK(parse_memory_usage(testing::cgroup_fixture("usage/v2/memory.current")).value_or(0) ==
+          268435456u);
+    CHECK_FALSE(
+        parse_memory_usage(testing::cgroup_fixture("usage/malformed/memory.current.negative"))
+            .ok());
 
-    auto events = parse_memory_events(fixture("usage/v2/memory.events"));
+    auto events = parse_memory_events(testing::cgroup_fixture("usage/v2/memory.events"));
     REQUIRE(events.ok());
     CHECK(*events == MemoryEvents{{"low", 0},
                                   {"high", 14},
@@ -129,10 +130,11 @@ TEST_CASE("memory usage and memory.events") {
                                   {"oom", 1},
                                   {"oom_kill", 1},
                                   {"oom_group_kill", 0}});
-    auto bad = parse_memory_events(fixture("usage/malformed/memory.events.bad-count"));
+    auto bad =
+        parse_memory_events(testing::cgroup_fixture("usage/malformed/memory.events.bad-count"));
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().code == ErrorCode::parse_error);
-    auto huge = parse_memory_events(fixture("usage/huge/memory.events.u64-max"));
+    auto huge = parse_memory_events(testing::cgroup_fixture("usage/huge/memory.events.u64-max"));
     REQUIRE(huge.ok());
     CHECK(huge->at(1).second == 18446744073709551615u);
     // Unknown keys are skipped (bounded labels); a reported key twice is an error.

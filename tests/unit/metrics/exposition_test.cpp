@@ -10,7 +10,7 @@ using namespace hostprobe;
 
 namespace {
 
-const std::string kFffd = "\xEF\xBF\xBD";
+const std::string kReplacementCharacter = "\xEF\xBF\xBD";
 
 // A collector whose label value and help text come from a host that reports odd bytes.
 class OddHost final : public prometheus::Collectable {
@@ -41,10 +41,12 @@ TEST_CASE("/metrics is valid UTF-8 whatever the collectors and text sources hold
     const std::string text = exposition.render();
     CHECK(is_valid_utf8(text));
     // Each bad byte became U+FFFD; valid characters, quotes and the syntax are untouched.
-    CHECK(text.find("model_name=\"Xeon " + kFffd + " v4 \xF0\x9F\x98\x80\"") != std::string::npos);
-    CHECK(text.find("# HELP test_cpu_info Model " + kFffd + " of the CPU.\n") != std::string::npos);
-    CHECK(text.find("test_disk_iops{directory=\"/mnt/" + kFffd + kFffd + "\"} 3\n") !=
+    CHECK(text.find("model_name=\"Xeon " + kReplacementCharacter + " v4 \xF0\x9F\x98\x80\"") !=
           std::string::npos);
+    CHECK(text.find("# HELP test_cpu_info Model " + kReplacementCharacter + " of the CPU.\n") !=
+          std::string::npos);
+    CHECK(text.find("test_disk_iops{directory=\"/mnt/" + kReplacementCharacter +
+                    kReplacementCharacter + "\"} 3\n") != std::string::npos);
 }
 
 TEST_CASE("a valid page is rendered as the serializer wrote it") {

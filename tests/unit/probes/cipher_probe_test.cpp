@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Harness {
+struct CipherHarness {
     SysRoot root{testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4"};  // budget: 1 worker
     host::HostFacts facts{host::collect_host_facts(root)};
     CipherProbe probe;
@@ -33,7 +33,7 @@ struct Harness {
 }  // namespace
 
 TEST_CASE("a short run measures every cipher and size, in both clocks") {
-    Harness harness;
+    CipherHarness harness;
     auto outcome = harness.run(
         {{"ciphers", {"aes-128-gcm", "chacha20"}}, {"block_sizes", {16, 1024}}, {"seconds", 0.1}});
     REQUIRE(outcome.ok());
@@ -72,7 +72,7 @@ TEST_CASE("a short run measures every cipher and size, in both clocks") {
 }
 
 TEST_CASE("message and aead-record modes, encrypting and decrypting, with explicit threads") {
-    Harness harness;
+    CipherHarness harness;
     for (const char* mode : {"message", "aead-record"}) {
         for (bool decrypt : {false, true}) {
             INFO(mode << (decrypt ? " decrypt" : " encrypt"));
@@ -97,7 +97,7 @@ TEST_CASE("message and aead-record modes, encrypting and decrypting, with explic
 }
 
 TEST_CASE("repetitions report the median with min and max") {
-    Harness harness;
+    CipherHarness harness;
     auto outcome = harness.run({{"ciphers", {"aes-128-ctr"}},
                                 {"block_sizes", {256}},
                                 {"seconds", 0.1},
@@ -112,7 +112,7 @@ TEST_CASE("repetitions report the median with min and max") {
 }
 
 TEST_CASE("a stop request ends the run early with a partial result") {
-    Harness harness;
+    CipherHarness harness;
     harness.stop.request_stop();
     auto outcome = harness.run({{"seconds", 60}});
     REQUIRE(outcome.ok());
@@ -151,7 +151,7 @@ TEST_CASE("throttling verdicts say why the clocks differ") {
 }
 
 TEST_CASE("the threads param: auto follows the budget") {
-    Harness harness;
+    CipherHarness harness;
     const runs::ProbeContext context{harness.root, harness.facts, {}, [](double) {}};
     harness.facts.cpu_budget.workers = 1;
     CHECK(context.count_or_workers("auto") == 1);

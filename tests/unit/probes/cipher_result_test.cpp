@@ -16,7 +16,7 @@ using nlohmann::json;
 
 namespace {
 
-CipherResult fixed_result() {
+CipherResult fixed_cipher_result() {
     CipherResult result;
     CipherCell gcm{.cipher = "aes-128-gcm",
                    .block_bytes = 16,
@@ -53,8 +53,9 @@ CipherResult fixed_result() {
     return result;
 }
 
-// fixed_result() as the code before the typed result wrote it (json built key by key in run()).
-const char* const kFixedResultJson = R"({
+// fixed_cipher_result() as the code before the typed result wrote it (json built key by key in
+// run()).
+const char* const kFixedCipherResult = R"({
   "measurements": [
     {"cipher": "aes-128-gcm", "block_bytes": 16, "threads": 2, "seconds": 0.5, "ops": 1000,
      "bytes": 16000, "bytes_per_second": 32000.5, "cpu_seconds": 0.25,
@@ -73,7 +74,7 @@ const char* const kFixedResultJson = R"({
   "cpu_budget": {"cores": 0.25, "workers": 1, "visible_cpus": 2, "source": "cgroup"},
   "partial": true})";
 
-Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
+Result<std::vector<prometheus::MetricFamily>> cipher_metrics_of(const json& result) {
     const CipherProbe probe;
     const runs::Probe& as_probe = probe;
     return as_probe.result_metrics(result, 1700000000);
@@ -82,15 +83,15 @@ Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
 }  // namespace
 
 TEST_CASE("a fixed cipher result writes the JSON the probe always wrote, types included") {
-    const json written = fixed_result();
-    const json expected = json::parse(kFixedResultJson);
+    const json written = fixed_cipher_result();
+    const json expected = json::parse(kFixedCipherResult);
     CHECK(written == expected);
     CHECK(testing::json_type_shape(written) == testing::json_type_shape(expected));
     CHECK(written.dump() == expected.dump());
 }
 
 TEST_CASE("a cipher result survives the JSON round trip") {
-    const CipherResult original = fixed_result();
+    const CipherResult original = fixed_cipher_result();
     const auto restored = json(original).get<CipherResult>();
     REQUIRE(restored.measurements.size() == 2);
     for (size_t i = 0; i < 2; ++i) {
@@ -133,7 +134,7 @@ TEST_CASE("a cipher result survives the JSON round trip") {
 }
 
 TEST_CASE("the speed report of a fixed result, in openssl speed's layout") {
-    CHECK(speed_report(fixed_result()) ==
+    CHECK(speed_report(fixed_cipher_result()) ==
           "hostprobe cipher: 2 thread(s), 0.5 s per measurement, mode aead-record, decrypt, "
           "OpenSSL 3.0.11 19 Sep 2023\n"
           "(partial: the run was cancelled)\n"
@@ -156,7 +157,7 @@ TEST_CASE("the speed report of a fixed result, in openssl speed's layout") {
 }
 
 TEST_CASE("the gauges of a fixed result: both clocks per cipher, block size and threads") {
-    auto families = metrics_of(json::parse(kFixedResultJson));
+    auto families = cipher_metrics_of(json::parse(kFixedCipherResult));
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
           "hostprobe_cipher_throughput_bytes_per_second{cipher=aes-128-gcm,block_bytes=16,"
@@ -183,7 +184,7 @@ TEST_CASE("results the old code wrote still parse: a cancelled run and the gauge
     CHECK_FALSE(parsed.throttling);
     CHECK_FALSE(parsed.steal_seconds);
     CHECK(json(parsed) == cancelled);
-    auto families = metrics_of(cancelled);
+    auto families = cipher_metrics_of(cancelled);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
           "hostprobe_cipher_last_run_timestamp_seconds{} 1700000000\n");
@@ -191,7 +192,7 @@ TEST_CASE("results the old code wrote still parse: a cancelled run and the gauge
     // What the old gauges read, and nothing else: they were made from it, so they still are.
     const json smallest = json::parse(R"({"measurements": [{"cipher": "chacha20",
         "block_bytes": 64, "threads": 1, "bytes_per_second": 5.0, "cpu_bytes_per_second": 6.0}]})");
-    families = metrics_of(smallest);
+    families = cipher_metrics_of(smallest);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
           "hostprobe_cipher_throughput_bytes_per_second{cipher=chacha20,block_bytes=64,"
@@ -203,16 +204,16 @@ TEST_CASE("results the old code wrote still parse: a cancelled run and the gauge
 
 TEST_CASE("a damaged cipher result gives a parse error, never an exception or garbage gauges") {
     const auto cell = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedCipherResult);
         result["measurements"][0][key] = value;
         return result;
     };
     const auto top = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedCipherResult);
         result[key] = value;
         return result;
     };
-    json without_rate = json::parse(kFixedResultJson);
+    json without_rate = json::parse(kFixedCipherResult);
     without_rate["measurements"][1].erase("cpu_bytes_per_second");
     const std::vector<json> damaged = {
         json(nullptr),
@@ -244,7 +245,7 @@ TEST_CASE("a damaged cipher result gives a parse error, never an exception or ga
         CAPTURE(result.dump());
         Result<std::vector<prometheus::MetricFamily>> families =
             std::vector<prometheus::MetricFamily>{};
-        CHECK_NOTHROW(families = metrics_of(result));
+        CHECK_NOTHROW(families = cipher_metrics_of(result));
         REQUIRE_FALSE(families.ok());
         CHECK(families.error().code == ErrorCode::parse_error);
         CHECK(families.error().message.rfind("cipher result does not parse: ", 0) == 0);

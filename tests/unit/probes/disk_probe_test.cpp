@@ -24,7 +24,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Harness {
+struct DiskHarness {
     TempTree tree;
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
@@ -73,7 +73,7 @@ uint64_t sum(const json& series) {
 TEST_CASE("one pass of each pattern: counts, bytes and histograms add up; files are removed") {
     for (const char* rw : {"randread", "randwrite", "read", "write", "randrw"}) {
         INFO(rw);
-        Harness harness;
+        DiskHarness harness;
         const DiskProbe probe({.storage = harness.policy});
         auto outcome = harness.run(probe, {{"rw", rw},
                                            {"bs", "4k"},
@@ -111,7 +111,7 @@ TEST_CASE("one pass of each pattern: counts, bytes and histograms add up; files 
 }
 
 TEST_CASE("time based with direct I/O and a ramp, where the filesystem allows O_DIRECT") {
-    Harness harness;
+    DiskHarness harness;
     const DiskProbe probe({.storage = harness.policy});
     auto outcome =
         harness.run(probe, {{"size", "1m"}, {"runtime", 1}, {"ramp_time", 0.2}, {"direct", true}});
@@ -143,7 +143,7 @@ TEST_CASE("io_uring keeps iodepth in flight") {
     CHECK(job.read.ios + job.write.ios == 256);
 
     // And through the probe, as a run asks for it.
-    Harness harness;
+    DiskHarness harness;
     const DiskProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"rw", "randrw"},
                                        {"bs", "4k"},
@@ -160,7 +160,7 @@ TEST_CASE("io_uring keeps iodepth in flight") {
 }
 
 TEST_CASE("a stop request ends the run with a partial result and no files") {
-    Harness harness;
+    DiskHarness harness;
     const DiskProbe probe({.storage = harness.policy});
     // Stop as soon as the measured part begins (after the 10% of layout progress).
     harness.on_progress = [&](double fraction) {
@@ -175,7 +175,7 @@ TEST_CASE("a stop request ends the run with a partial result and no files") {
 }
 
 TEST_CASE("refusals before anything is written") {
-    Harness harness;
+    DiskHarness harness;
     const DiskProbe probe({.storage = harness.policy});
     auto not_blocks = harness.run(probe, {{"bs", "16k"}, {"size", "24k"}});
     REQUIRE_FALSE(not_blocks.ok());
@@ -211,7 +211,7 @@ TEST_CASE("ENOSPC on a small tmpfs fails the run clearly and leaves no file") {
         std::string path;
         ~Unmount() { ::umount2(path.c_str(), MNT_DETACH); }
     } unmount{mountpoint.root()};
-    Harness harness;
+    DiskHarness harness;
     harness.policy.allowed_dirs = {mountpoint.root()};
     // Pretend there is room so the run starts; the filesystem itself then says ENOSPC.
     harness.policy.free_space = [](const std::string&) -> Result<uint64_t> {
@@ -230,7 +230,7 @@ TEST_CASE("ENOSPC on a small tmpfs fails the run clearly and leaves no file") {
 }
 
 TEST_CASE("files: every operation on every file, latency percentiles, nothing left behind") {
-    Harness harness;
+    DiskHarness harness;
     const FilesProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"files", 60}, {"file_size", "1k"}, {"threads", 2}});
     REQUIRE_MESSAGE(outcome.ok(), outcome.error().message);
@@ -249,7 +249,7 @@ TEST_CASE("files: every operation on every file, latency percentiles, nothing le
 }
 
 TEST_CASE("disk metrics: one series per direction the pattern uses, with quantiles") {
-    Harness harness;
+    DiskHarness harness;
     const DiskProbe probe({.storage = harness.policy});
     auto outcome = harness.run(probe, {{"rw", "randwrite"},
                                        {"bs", "4k"},

@@ -29,7 +29,7 @@ LatencySummary fixed_latency(uint64_t step, uint64_t count, uint64_t min, uint64
     return latency;
 }
 
-DiskResult fixed_result() {
+DiskResult fixed_disk_result() {
     DiskResult result;
     result.directory = "/data/hostprobe";
     result.job_options = {.directory = "/data/hostprobe",
@@ -70,8 +70,9 @@ DiskResult fixed_result() {
     return result;
 }
 
-// fixed_result() as the code before the typed result wrote it (json built key by key in run()).
-const char* const kFixedResultJson = R"({
+// fixed_disk_result() as the code before the typed result wrote it (json built key by key in
+// run()).
+const char* const kFixedDiskResult = R"({
   "directory": "/data/hostprobe",
   "job_options": {"directory": "/data/hostprobe", "rw": "randrw", "rwmixread": 70, "bs": "4k",
                   "size": "1m", "numjobs": 2, "runtime": 1.5, "time_based": true,
@@ -104,21 +105,21 @@ const char* const kFixedResultJson = R"({
   "usr_cpu_seconds": 0.25, "sys_cpu_seconds": 0.75, "layout_seconds": 0.125,
   "runtime_seconds": 1.5, "partial": true})";
 
-const DiskProbe& probe() {
+const DiskProbe& disk_probe() {
     static const DiskProbe disk{ProbeSetup{}};
     return disk;
 }
 
-Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
-    const runs::Probe& as_probe = probe();
+Result<std::vector<prometheus::MetricFamily>> disk_metrics_of(const json& result) {
+    const runs::Probe& as_probe = disk_probe();
     return as_probe.result_metrics(result, 1700000000);
 }
 
 }  // namespace
 
 TEST_CASE("a fixed disk result writes the JSON the probe always wrote, types included") {
-    const json written = fixed_result();
-    const json expected = json::parse(kFixedResultJson);
+    const json written = fixed_disk_result();
+    const json expected = json::parse(kFixedDiskResult);
     CHECK(written == expected);
     // As a client reads it (a parsed document knows no signed non-negative integers).
     CHECK(testing::json_type_shape(json::parse(written.dump())) ==
@@ -127,7 +128,7 @@ TEST_CASE("a fixed disk result writes the JSON the probe always wrote, types inc
 }
 
 TEST_CASE("a disk result survives the JSON round trip, byte for byte") {
-    const DiskResult original = fixed_result();
+    const DiskResult original = fixed_disk_result();
     const auto restored = json(original).get<DiskResult>();
     CHECK(restored.directory == "/data/hostprobe");
     CHECK(restored.job_options.rw == "randrw");
@@ -153,7 +154,7 @@ TEST_CASE("the fio report of a result, as the code before the typed result wrote
     CHECK(fio_report(golden["result"].get<DiskResult>()) ==
           golden["text_report"].get<std::string>());
 
-    CHECK(fio_report(fixed_result()) ==
+    CHECK(fio_report(fixed_disk_result()) ==
           "hostprobe: (g=0): rw=randrw, bs=(R) 4k-4k, ioengine=io_uring, iodepth=8\n"
           "hostprobe: (groupid=0, jobs=2): err= 0\n"
           "  (partial: the run was cancelled)\n"
@@ -177,7 +178,7 @@ TEST_CASE("the fio report of a result, as the code before the typed result wrote
 }
 
 TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") {
-    auto families = metrics_of(json::parse(kFixedResultJson));
+    auto families = disk_metrics_of(json::parse(kFixedDiskResult));
     REQUIRE(families.ok());
     const std::string read = "directory=/data/hostprobe,rw=randrw,bs=4k,direction=read,";
     const std::string write = "directory=/data/hostprobe,rw=randrw,bs=4k,direction=write,";
@@ -193,16 +194,16 @@ TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") 
               "0.99:2.5999999999999998e-05 0.999:3.0000000000000001e-05\n");
 
     // A read-only pattern exports its read direction alone.
-    json randread = json::parse(kFixedResultJson);
+    json randread = json::parse(kFixedDiskResult);
     randread["job_options"]["rw"] = "randread";
-    families = metrics_of(randread);
+    families = disk_metrics_of(randread);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families).find("direction=write") == std::string::npos);
     CHECK(testing::families_text(*families).find("direction=read") != std::string::npos);
 }
 
 TEST_CASE("disk results the old code wrote still parse: the gauges' fields alone") {
-    json smallest = json::parse(kFixedResultJson);
+    json smallest = json::parse(kFixedDiskResult);
     smallest.erase("iops_series");
     smallest.erase("usr_cpu_seconds");
     smallest.erase("sys_cpu_seconds");
@@ -214,33 +215,33 @@ TEST_CASE("disk results the old code wrote still parse: the gauges' fields alone
         for (const char* key : {"io_bytes", "io_kbytes", "bw", "runtime", "total_ios"})
             smallest[direction].erase(key);
     }
-    const auto parsed = probe().parse_result(smallest);
+    const auto parsed = disk_probe().parse_result(smallest);
     REQUIRE(parsed.ok());
     CHECK_FALSE(parsed->partial);
-    auto families = metrics_of(smallest);
+    auto families = disk_metrics_of(smallest);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
-          testing::families_text(*metrics_of(json::parse(kFixedResultJson))));
+          testing::families_text(*disk_metrics_of(json::parse(kFixedDiskResult))));
 }
 
 TEST_CASE("a damaged disk result gives a parse error, never an exception or garbage gauges") {
     const auto top = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedDiskResult);
         result[key] = value;
         return result;
     };
     const auto option = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedDiskResult);
         result["job_options"][key] = value;
         return result;
     };
     const auto read = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedDiskResult);
         result["read"][key] = value;
         return result;
     };
     const auto without = [](std::initializer_list<const char*> path) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedDiskResult);
         json* parent = &result;
         const char* last = nullptr;
         for (const char* key : path) {
@@ -250,9 +251,9 @@ TEST_CASE("a damaged disk result gives a parse error, never an exception or garb
         parent->erase(last);
         return result;
     };
-    json negative_count = json::parse(kFixedResultJson);
+    json negative_count = json::parse(kFixedDiskResult);
     negative_count["write"]["clat_ns"]["N"] = -1;
-    json fractional_percentile = json::parse(kFixedResultJson);
+    json fractional_percentile = json::parse(kFixedDiskResult);
     fractional_percentile["read"]["clat_ns"]["percentile"]["99.900000"] = 1.5;
     const std::vector<json> damaged = {
         json(nullptr),
@@ -295,11 +296,11 @@ TEST_CASE("a damaged disk result gives a parse error, never an exception or garb
         CAPTURE(result.dump());
         Result<std::vector<prometheus::MetricFamily>> families =
             std::vector<prometheus::MetricFamily>{};
-        CHECK_NOTHROW(families = metrics_of(result));
+        CHECK_NOTHROW(families = disk_metrics_of(result));
         REQUIRE_FALSE(families.ok());
         CHECK(families.error().code == ErrorCode::parse_error);
         CHECK(families.error().message.rfind("disk result does not parse: ", 0) == 0);
-        const auto parsed = probe().parse_result(result);
+        const auto parsed = disk_probe().parse_result(result);
         REQUIRE_FALSE(parsed.ok());
         CHECK(parsed.error().code == ErrorCode::parse_error);
     }

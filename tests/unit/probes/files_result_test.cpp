@@ -28,7 +28,7 @@ LatencySummary fixed_latency(uint64_t step, uint64_t count, double mean) {
     return latency;
 }
 
-FilesResult fixed_result() {
+FilesResult fixed_files_result() {
     FilesResult result;
     result.directory = "/efs/www";
     result.files = 1000;
@@ -46,8 +46,9 @@ FilesResult fixed_result() {
     return result;
 }
 
-// fixed_result() as the code before the typed result wrote it (json built key by key in run()).
-const char* const kFixedResultJson = R"({
+// fixed_files_result() as the code before the typed result wrote it (json built key by key in
+// run()).
+const char* const kFixedFilesResult = R"({
   "directory": "/efs/www", "files": 1000, "file_size": 4096, "threads": 4,
   "ops": {
     "create": {"ops": 1000, "seconds": 2.5, "ops_per_second": 400.0,
@@ -73,21 +74,21 @@ const char* const kFixedResultJson = R"({
                         "bins": {"100": 600}}}},
   "partial": true})";
 
-const FilesProbe& probe() {
+const FilesProbe& files_probe() {
     static const FilesProbe files{ProbeSetup{}};
     return files;
 }
 
-Result<std::vector<prometheus::MetricFamily>> metrics_of(const json& result) {
-    const runs::Probe& as_probe = probe();
+Result<std::vector<prometheus::MetricFamily>> files_metrics_of(const json& result) {
+    const runs::Probe& as_probe = files_probe();
     return as_probe.result_metrics(result, 1700000000);
 }
 
 }  // namespace
 
 TEST_CASE("a fixed files result writes the JSON the probe always wrote, types included") {
-    const json written = fixed_result();
-    const json expected = json::parse(kFixedResultJson);
+    const json written = fixed_files_result();
+    const json expected = json::parse(kFixedFilesResult);
     CHECK(written == expected);
     // As a client reads it (a parsed document knows no signed non-negative integers).
     CHECK(testing::json_type_shape(json::parse(written.dump())) ==
@@ -96,7 +97,7 @@ TEST_CASE("a fixed files result writes the JSON the probe always wrote, types in
 }
 
 TEST_CASE("a files result survives the JSON round trip, byte for byte") {
-    const FilesResult original = fixed_result();
+    const FilesResult original = fixed_files_result();
     const auto restored = json(original).get<FilesResult>();
     CHECK(restored.directory == "/efs/www");
     CHECK(restored.files == 1000);
@@ -119,7 +120,7 @@ TEST_CASE("the files report of a result, as the code before the typed result wro
     CHECK(files_report(golden["result"].get<FilesResult>()) ==
           golden["text_report"].get<std::string>());
 
-    CHECK(files_report(fixed_result()) ==
+    CHECK(files_report(fixed_files_result()) ==
           "hostprobe files: 1000 files of 4k, 4 thread(s), in /efs/www\n"
           "(partial: the run was cancelled)\n"
           "op         ops/s      avg(us)    p50(us)    p99(us)  p99.9(us)\n"
@@ -128,7 +129,7 @@ TEST_CASE("the files report of a result, as the code before the typed result wro
 }
 
 TEST_CASE("the gauges of a fixed files result: rate and latency per operation") {
-    auto families = metrics_of(json::parse(kFixedResultJson));
+    auto families = files_metrics_of(json::parse(kFixedFilesResult));
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
           "hostprobe_files_ops_per_second{directory=/efs/www,op=create,} 400\n"
@@ -142,52 +143,52 @@ TEST_CASE("the gauges of a fixed files result: rate and latency per operation") 
 }
 
 TEST_CASE("files results the old code wrote still parse: the gauges' fields alone") {
-    json smallest = json::parse(kFixedResultJson);
+    json smallest = json::parse(kFixedFilesResult);
     for (const char* key : {"files", "file_size", "threads", "partial"})
         smallest.erase(key);
     for (auto& [name, operation] : smallest["ops"].items()) {
         operation.erase("ops");
         operation.erase("seconds");
     }
-    const auto parsed = probe().parse_result(smallest);
+    const auto parsed = files_probe().parse_result(smallest);
     REQUIRE(parsed.ok());
     CHECK_FALSE(parsed->partial);
     CHECK(parsed->threads == 1);
-    auto families = metrics_of(smallest);
+    auto families = files_metrics_of(smallest);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
-          testing::families_text(*metrics_of(json::parse(kFixedResultJson))));
+          testing::families_text(*files_metrics_of(json::parse(kFixedFilesResult))));
 
     // A run stopped before its first phase ended holds no operations and exports none.
-    json empty = json::parse(kFixedResultJson);
+    json empty = json::parse(kFixedFilesResult);
     empty["ops"] = json::object();
-    families = metrics_of(empty);
+    families = files_metrics_of(empty);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families).empty());
 }
 
 TEST_CASE("a damaged files result gives a parse error, never an exception or garbage gauges") {
     const auto top = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedFilesResult);
         result[key] = value;
         return result;
     };
     const auto create = [](const char* key, const json& value) {
-        json result = json::parse(kFixedResultJson);
+        json result = json::parse(kFixedFilesResult);
         result["ops"]["create"][key] = value;
         return result;
     };
-    json without_directory = json::parse(kFixedResultJson);
+    json without_directory = json::parse(kFixedFilesResult);
     without_directory.erase("directory");
-    json without_ops = json::parse(kFixedResultJson);
+    json without_ops = json::parse(kFixedFilesResult);
     without_ops.erase("ops");
-    json without_rate = json::parse(kFixedResultJson);
+    json without_rate = json::parse(kFixedFilesResult);
     without_rate["ops"]["stat"].erase("ops_per_second");
-    json without_latency = json::parse(kFixedResultJson);
+    json without_latency = json::parse(kFixedFilesResult);
     without_latency["ops"]["stat"].erase("lat_ns");
-    json negative_count = json::parse(kFixedResultJson);
+    json negative_count = json::parse(kFixedFilesResult);
     negative_count["ops"]["create"]["lat_ns"]["N"] = -1;
-    json missing_percentile = json::parse(kFixedResultJson);
+    json missing_percentile = json::parse(kFixedFilesResult);
     missing_percentile["ops"]["create"]["lat_ns"]["percentile"].erase("99.900000");
     const std::vector<json> damaged = {
         json(nullptr),
@@ -216,11 +217,11 @@ TEST_CASE("a damaged files result gives a parse error, never an exception or gar
         CAPTURE(result.dump());
         Result<std::vector<prometheus::MetricFamily>> families =
             std::vector<prometheus::MetricFamily>{};
-        CHECK_NOTHROW(families = metrics_of(result));
+        CHECK_NOTHROW(families = files_metrics_of(result));
         REQUIRE_FALSE(families.ok());
         CHECK(families.error().code == ErrorCode::parse_error);
         CHECK(families.error().message.rfind("files result does not parse: ", 0) == 0);
-        const auto parsed = probe().parse_result(result);
+        const auto parsed = files_probe().parse_result(result);
         REQUIRE_FALSE(parsed.ok());
         CHECK(parsed.error().code == ErrorCode::parse_error);
     }

@@ -21,8 +21,8 @@ using nlohmann::json;
 
 namespace {
 
-struct Harness {
-    explicit Harness(const ProbeSetup& setup = {}) : probe(setup) {}
+struct SystemHarness {
+    explicit SystemHarness(const ProbeSetup& setup = {}) : probe(setup) {}
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
     SystemProbe probe;
@@ -89,7 +89,7 @@ TEST_CASE("UnixBench's baselines, in its order") {
 }
 
 TEST_CASE("copies: auto is 1 and the budget's workers; bad lists are refused") {
-    Harness harness;
+    SystemHarness harness;
     const auto system_copies_with = [&harness](const json& copies, uint32_t workers) {
         harness.facts.cpu_budget.workers = workers;
         const runs::ProbeContext context{harness.root, harness.facts, {}, [](double) {}, "0"};
@@ -112,7 +112,7 @@ TEST_CASE("copies: auto is 1 and the budget's workers; bad lists are refused") {
 }
 
 TEST_CASE("a run: both passes, each test's index, the scores, the report and the metrics") {
-    Harness harness;
+    SystemHarness harness;
     auto outcome =
         harness.run({{"tests", {"syscall", "pipe"}}, {"copies", {1, 2}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
@@ -150,7 +150,7 @@ TEST_CASE("a run: both passes, each test's index, the scores, the report and the
 }
 
 TEST_CASE("no shell: the shell tests are skipped with the reason, the rest still run") {
-    Harness harness({.shell = "/nonexistent/sh"});
+    SystemHarness harness({.shell = "/nonexistent/sh"});
     auto outcome = harness.run({{"tests", {"shell", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
     const json& result = outcome->result;
@@ -204,7 +204,7 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
     const char* before = std::getenv("TMPDIR");
     const std::string saved = before ? before : "";
     ::setenv("TMPDIR", "/nonexistent-tmp", 1);
-    Harness harness;
+    SystemHarness harness;
     auto outcome =
         harness.run({{"tests", {"file_copy", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
     if (before) {
@@ -226,7 +226,7 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
 TEST_CASE("the private directory is bounded too: file_copy is skipped when its files do not fit") {
     StoragePolicy small;
     small.max_bytes = 32u << 20;  // one copy's files are 62.5 MiB
-    Harness harness({.storage = small});
+    SystemHarness harness({.storage = small});
     auto outcome =
         harness.run({{"tests", {"file_copy", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
@@ -246,7 +246,7 @@ TEST_CASE("the directory a run worked in is the one it opened inside --disk-dir"
     allowed.mkdir("sub");
     StoragePolicy policy;
     policy.allowed_dirs = {std::filesystem::canonical(allowed.root()).string()};
-    Harness harness({.storage = policy});
+    SystemHarness harness({.storage = policy});
     const std::string requested = policy.allowed_dirs[0] + "//sub/.";
     auto outcome = harness.run({{"tests", {"file_copy", "syscall"}},
                                 {"copies", {1}},
@@ -264,7 +264,7 @@ TEST_CASE("the directory a run worked in is the one it opened inside --disk-dir"
 }
 
 TEST_CASE("dhrystone is also reported in DMIPS (VAX 11/780 = 1757 Dhrystones/s)") {
-    Harness harness;
+    SystemHarness harness;
     auto outcome = harness.run({{"tests", {"dhrystone"}}, {"copies", {1}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
     const json& test = outcome->result["tests"].at(0);

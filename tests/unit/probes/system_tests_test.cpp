@@ -63,13 +63,6 @@ SystemMeasurementSpec spec_for(const std::string& name, const WorkTree& work, st
     return spec_for(name, work.handle.fd(), work.root(), std::move(stop), copies, seconds);
 }
 
-size_t entries(const std::string& directory) {
-    size_t count = 0;
-    for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(directory))
-        ++count;
-    return count;
-}
-
 // Lowest rates any machine of the last decade reaches in 0.2 s, per test; generous on purpose
 // (sanitizer builds are several times slower), so only a broken loop falls below them.
 double plausible_floor(std::string_view name) {
@@ -98,7 +91,7 @@ TEST_CASE("every system test gives a plausible positive figure in 0.2 s") {
         CHECK(measured->value < 1e12);
         CHECK(measured->seconds > 0.15);
         CHECK(measured->seconds < 10);  // an exec or a script may end past the deadline
-        CHECK(entries(work.root()) == 0);
+        CHECK(testing::entry_count(work.root()) == 0);
         CHECK(app::current_children().empty());
     }
 }
@@ -113,7 +106,7 @@ TEST_CASE("copies run at once and their rates add up") {
         REQUIRE(measured.ok());
         CHECK(measured->copies == 2);
         CHECK(measured->value > plausible_floor(name));
-        CHECK(entries(work.root()) == 0);
+        CHECK(testing::entry_count(work.root()) == 0);
     }
     CHECK(app::current_children().empty());
 }
@@ -134,7 +127,7 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
         // and the timed loops run (the gate is open: the helpers fork and copy).
         REQUIRE(testing::eventually([&] {
             if (!timing || app::current_children().size() < 2) return false;
-            return name != "file_copy_4096" || entries(work.root()) > 0;
+            return name != "file_copy_4096" || testing::entry_count(work.root()) > 0;
         }));
         const std::vector<pid_t> started = testing::children_of(::getpid(), true);
         const auto stopped_at = std::chrono::steady_clock::now();
@@ -149,7 +142,7 @@ TEST_CASE("a stop mid-test ends it promptly, with no child process and no file l
             CAPTURE(pid);            // by init, so allow it a moment
             CHECK(testing::eventually([&] { return testing::process_gone(pid); }, 10s));
         }
-        CHECK(entries(work.root()) == 0);
+        CHECK(testing::entry_count(work.root()) == 0);
     }
 }
 

@@ -68,13 +68,6 @@ void swap_parent_for_symlink(const TempTree& tree, const TempTree& outside,
     fs::create_directory(outside.root() + "/" + work_name);
 }
 
-size_t entries(const std::string& directory) {
-    size_t count = 0;
-    for ([[maybe_unused]] const auto& entry : fs::directory_iterator(directory))
-        ++count;
-    return count;
-}
-
 }  // namespace
 
 TEST_CASE("the work directory is made, used and removed relative to descriptors") {
@@ -96,10 +89,10 @@ TEST_CASE("the work directory is made, used and removed relative to descriptors"
         REQUIRE(file >= 0);
         ::close(file);
         CHECK(fs::exists(tree.root() + "/moved/" + name + "/made-after"));
-        CHECK(entries(outside.root() + "/" + name) == 0);
+        CHECK(testing::entry_count(outside.root() + "/" + name) == 0);
     }
     // Removed where it is, not where its old path leads now.
-    CHECK(entries(tree.root() + "/moved") == 0);
+    CHECK(testing::entry_count(tree.root() + "/moved") == 0);
     CHECK(fs::is_directory(outside.root() + "/" + name));
 }
 
@@ -127,13 +120,14 @@ TEST_CASE("a parent swapped for a symlink after the work directory was made redi
         spec.environment.self_exe = "/proc/self/exe";  // the unit tests' main has the helper mode
         bool seen_inside = false;                      // the copies' files, while they run
         auto measured = measure_system_test(spec, [&](double) {
-            seen_inside = seen_inside || entries(tree.root() + "/moved/" + name) > 1;
+            seen_inside = seen_inside || testing::entry_count(tree.root() + "/moved/" + name) > 1;
         });
         REQUIRE(measured.ok());
         CHECK(measured->value > 0);
         CHECK(seen_inside);
         CHECK(watch.created() == 0);
-        CHECK(entries(tree.root() + "/moved/" + name) == 1);  // .lock: the copies cleaned up
+        CHECK(testing::entry_count(tree.root() + "/moved/" + name) ==
+              1);  // .lock: the copies cleaned up
     }
     CHECK(app::current_children().empty());
 }
@@ -194,7 +188,7 @@ TEST_CASE("a private work directory: a fresh name each time, locked while it liv
         CHECK(fs::is_directory(first_path));
     }
     std::fclose(sink);
-    CHECK(entries(tree.root()) == 0);
+    CHECK(testing::entry_count(tree.root()) == 0);
 }
 
 TEST_CASE("start-up cleanup of private work directories: unlocked ones of ours go, others stay") {

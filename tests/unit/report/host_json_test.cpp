@@ -6,16 +6,12 @@
 #include "core/strings.hpp"
 #include "report/host_text.hpp"
 #include "support/paths.hpp"
+#include "support/replay.hpp"
 
 using namespace hostprobe;
 using nlohmann::json;
 
 namespace {
-
-host::HostFacts replay(const std::string& name) {
-    return host::collect_host_facts(SysRoot(testing::fixtures_dir() + "/sysroots/" + name),
-                                    host::NoCpuid(), std::nullopt);
-}
 
 const json& at_path(const json& document, const std::string& dotted) {
     const json* node = &document;
@@ -64,7 +60,7 @@ const std::vector<std::string> kContract = {"schema_version",
 }  // namespace
 
 TEST_CASE("every contract field is there, with the contract's types (x86 under a quota)") {
-    const json document = report::host_json(replay("fargate-e5-2686v4"));
+    const json document = report::host_json(testing::replay_sysroot("fargate-e5-2686v4"));
     for (const auto& path : kContract) {
         INFO(path);
         CHECK_NOTHROW(at_path(document, path));
@@ -97,7 +93,7 @@ TEST_CASE("every contract field is there, with the contract's types (x86 under a
 }
 
 TEST_CASE("arm64: vendor_id is the implementer, model_name the part; unlimited means null") {
-    const json document = report::host_json(replay("graviton2-8cpu"));
+    const json document = report::host_json(testing::replay_sysroot("graviton2-8cpu"));
     CHECK(at_path(document, "cpu.vendor_id") == "ARM");
     CHECK(at_path(document, "cpu.model_name") == "Neoverse-N1");
     CHECK(at_path(document, "cpu.stepping") == "r3p1");
@@ -106,7 +102,7 @@ TEST_CASE("arm64: vendor_id is the implementer, model_name the part; unlimited m
     CHECK(at_path(document, "hypervisor.vendor").is_null());
     CHECK(at_path(document, "guess.graviton") == "Graviton2");
 
-    host::HostFacts unlimited = replay("graviton2-8cpu");
+    host::HostFacts unlimited = testing::replay_sysroot("graviton2-8cpu");
     unlimited.cgroup.cpu_quota.reset();
     unlimited.cgroup.memory_limit_bytes.reset();
     const json open = report::host_json(unlimited);
@@ -115,15 +111,16 @@ TEST_CASE("arm64: vendor_id is the implementer, model_name the part; unlimited m
 }
 
 TEST_CASE("fresh throttling counters replace the ones read at start-up") {
-    const json document =
-        report::host_json(replay("graviton2-8cpu"), host::ThrottlingCounters{7, 3, 0.5});
+    const json document = report::host_json(testing::replay_sysroot("graviton2-8cpu"),
+                                            host::ThrottlingCounters{7, 3, 0.5});
     CHECK(at_path(document, "cgroup.throttling.periods") == 7);
-    CHECK(report::host_text(replay("graviton2-8cpu"), host::ThrottlingCounters{7, 3, 0.5})
+    CHECK(report::host_text(testing::replay_sysroot("graviton2-8cpu"),
+                            host::ThrottlingCounters{7, 3, 0.5})
               .find("3 of 7 periods") != std::string::npos);
 }
 
 TEST_CASE("the text report keeps lscpu's order, then hostprobe's lines") {
-    const std::string text = report::host_text(replay("fargate-e5-2670v2"));
+    const std::string text = report::host_text(testing::replay_sysroot("fargate-e5-2670v2"));
     const std::vector<std::string> order = {"Architecture:",
                                             "CPU(s):",
                                             "On-line CPU(s) list:",

@@ -14,15 +14,15 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Fixture {
-    Fixture() {
+struct MetricsFixture {
+    MetricsFixture() {
         auto probe = std::make_unique<FakeProbe>("measure", false);
         fake = probe.get();
         fake->release();  // runs finish at once
         registry.add(std::move(probe));
         runner->start();
     }
-    ~Fixture() { runner->shutdown(); }
+    ~MetricsFixture() { runner->shutdown(); }
     void finish_run(const nlohmann::json& params) {
         auto run = runner->submit("measure", params, "api");
         REQUIRE(run);
@@ -47,7 +47,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("LatestResultMetrics: nothing before a run succeeds, then the newest result") {
-    Fixture fixture;
+    MetricsFixture fixture;
     CHECK(fixture.scrape().empty());
     fixture.finish_run({{"value", 3}});
     const std::string first = fixture.scrape();
@@ -64,7 +64,7 @@ TEST_CASE("LatestResultMetrics: nothing before a run succeeds, then the newest r
 }
 
 TEST_CASE("LatestResultMetrics: a result is rendered once, however often it is scraped") {
-    Fixture fixture;
+    MetricsFixture fixture;
     fixture.finish_run({{"value", 3}});
     const std::string first = fixture.scrape();
     for (int i = 0; i < 5; ++i)
@@ -79,7 +79,7 @@ TEST_CASE("LatestResultMetrics: a result is rendered once, however often it is s
 TEST_CASE(
     "LatestResultMetrics: a restored result its probe cannot read gives no gauges, not a "
     "failed scrape") {
-    Fixture fixture;
+    MetricsFixture fixture;
     Run restored;
     restored.id = "old";
     restored.probe = "measure";

@@ -16,8 +16,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct Fixture {
-    explicit Fixture(RunnerOptions options = {16, 100, 2}) {
+struct RunnerFixture {
+    explicit RunnerFixture(RunnerOptions options = {16, 100, 2}) {
         auto exclusive = std::make_unique<FakeProbe>("measure", true);
         auto light = std::make_unique<FakeProbe>("light", false);
         measure = exclusive.get();
@@ -38,7 +38,7 @@ struct Fixture {
                                           });
         runner->start();
     }
-    ~Fixture() {
+    ~RunnerFixture() {
         measure->release();
         quick->release();
         runner->shutdown();
@@ -72,7 +72,7 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("a run goes from queued to succeeded with its normalized params and result") {
-    Fixture fixture;
+    RunnerFixture fixture;
     auto submitted = fixture.runner->submit("light", {{"value", 7}}, "api");
     REQUIRE(submitted.ok());
     CHECK(submitted->state == RunState::queued);
@@ -89,7 +89,7 @@ TEST_CASE("a run goes from queued to succeeded with its normalized params and re
 }
 
 TEST_CASE("bad submissions are refused before they queue") {
-    Fixture fixture;
+    RunnerFixture fixture;
     auto unknown = fixture.runner->submit("nope", {}, "api");
     REQUIRE_FALSE(unknown.ok());
     CHECK(unknown.error().code == ErrorCode::not_found);
@@ -102,7 +102,7 @@ TEST_CASE("bad submissions are refused before they queue") {
 }
 
 TEST_CASE("a full queue refuses with busy, and frees up as runs finish") {
-    Fixture fixture({2, 100, 1});
+    RunnerFixture fixture({2, 100, 1});
     auto first = fixture.runner->submit("measure", {{"block", true}}, "api");
     REQUIRE(first.ok());
     REQUIRE(fixture.measure->wait_started(1));
@@ -121,7 +121,7 @@ TEST_CASE("a full queue refuses with busy, and frees up as runs finish") {
 }
 
 TEST_CASE("cancelling: a queued run is dropped, a running one stops and keeps a partial result") {
-    Fixture fixture({16, 100, 1});
+    RunnerFixture fixture({16, 100, 1});
     auto running = fixture.runner->submit("measure", {{"block", true}}, "api");
     REQUIRE(fixture.measure->wait_started(1));
     auto queued = fixture.runner->submit("measure", {{"block", true}}, "api");
@@ -147,7 +147,7 @@ TEST_CASE("cancelling: a queued run is dropped, a running one stops and keeps a 
 }
 
 TEST_CASE("probes that measure the machine never run two at once; light ones pass them") {
-    Fixture fixture({16, 100, 3});
+    RunnerFixture fixture({16, 100, 3});
     std::vector<std::string> ids;
     for (int i = 0; i < 3; ++i)
         ids.push_back(fixture.runner->submit("measure", {{"block", true}}, "api")->id);
@@ -164,7 +164,7 @@ TEST_CASE("probes that measure the machine never run two at once; light ones pas
 }
 
 TEST_CASE("waiting returns the run as it is when the time is up") {
-    Fixture fixture;
+    RunnerFixture fixture;
     auto run = fixture.runner->submit("measure", {{"block", true}}, "api");
     REQUIRE(fixture.measure->wait_started(1));
     auto waited = fixture.runner->wait(run->id, 50ms);
@@ -175,7 +175,7 @@ TEST_CASE("waiting returns the run as it is when the time is up") {
 }
 
 TEST_CASE("errors and exceptions fail the run, and the runner goes on") {
-    Fixture fixture;
+    RunnerFixture fixture;
     auto failing = fixture.runner->submit("light", {{"fail", true}}, "api");
     auto throwing = fixture.runner->submit("light", {{"throw", true}}, "api");
     const Run failed = fixture.finished_run(failing->id);
@@ -192,7 +192,7 @@ TEST_CASE("errors and exceptions fail the run, and the runner goes on") {
 }
 
 TEST_CASE("history keeps the newest finished runs; listing filters and is newest first") {
-    Fixture fixture({16, 3, 1});
+    RunnerFixture fixture({16, 3, 1});
     std::vector<std::string> ids;
     for (int i = 0; i < 5; ++i) {
         ids.push_back(fixture.runner->submit("light", {{"value", i}}, "api")->id);
@@ -209,7 +209,7 @@ TEST_CASE("history keeps the newest finished runs; listing filters and is newest
 }
 
 TEST_CASE("shutdown cancels what is queued and running, then refuses") {
-    Fixture fixture({16, 100, 1});
+    RunnerFixture fixture({16, 100, 1});
     auto running = fixture.runner->submit("measure", {{"block", true}}, "api");
     REQUIRE(fixture.measure->wait_started(1));
     auto queued = fixture.runner->submit("measure", {}, "api");
@@ -224,13 +224,13 @@ TEST_CASE("shutdown cancels what is queued and running, then refuses") {
 TEST_CASE("probes run at the configured niceness, so HTTP threads come first") {
     const int own = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
     {
-        Fixture fixture({16, 100, 2, 10});
+        RunnerFixture fixture({16, 100, 2, 10});
         auto submitted = fixture.runner->submit("light", {{"value", 1}}, "api");
         REQUIRE(submitted.ok());
         CHECK(fixture.finished_run(submitted->id).result["nice"] == std::max(own, 10));
     }
     {
-        Fixture fixture({16, 100, 2, 0});  // 0: left as it is
+        RunnerFixture fixture({16, 100, 2, 0});  // 0: left as it is
         auto submitted = fixture.runner->submit("light", {{"value", 1}}, "api");
         REQUIRE(submitted.ok());
         CHECK(fixture.finished_run(submitted->id).result["nice"] == own);
@@ -243,7 +243,7 @@ TEST_CASE("an agent already nicer than --probe-nice is not made less nice") {
     std::thread nicer([&] {
         // No REQUIRE off the main thread: a failure leaves `seen` at -100.
         if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 15) != 0) return;
-        Fixture fixture({16, 100, 2, 10});
+        RunnerFixture fixture({16, 100, 2, 10});
         auto submitted = fixture.runner->submit("light", {{"value", 1}}, "api");
         if (!submitted.ok()) return;
         if (auto run = fixture.runner->wait(submitted->id, 10s))
@@ -254,7 +254,7 @@ TEST_CASE("an agent already nicer than --probe-nice is not made less nice") {
 }
 
 TEST_CASE("the finished hook (metrics, journal) runs before the run is seen finished") {
-    Fixture fixture;
+    RunnerFixture fixture;
     auto submitted = fixture.runner->submit("light", {{"value", 3}}, "api");
     REQUIRE(submitted.ok());
     fixture.quick->release();
