@@ -163,6 +163,10 @@ std::string format_fixed(double value, int decimals) {
     return buffer;
 }
 
+std::string format_percent(double fraction) {
+    return format_fixed(fraction * 100, 0) + "%";
+}
+
 namespace {
 
 // fio's units (its default kb_base=1024): a bare number or "b" is bytes; k, m, g, t and p, each

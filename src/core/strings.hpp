@@ -31,6 +31,8 @@ Result<double> parse_double(std::string_view text);
 
 // printf's "%.*f": format_fixed(2.5, 2) == "2.50".
 std::string format_fixed(double value, int decimals);
+// A fraction as a whole percentage: format_percent(0.254) == "25%".
+std::string format_percent(double fraction);
 
 // fio-style sizes: "512", "512b", "16k", "256m", "1g", "2t", "1p" (powers of 1024, as fio's
 // default kb_base; "16kb", "16KiB" and "16K" too).

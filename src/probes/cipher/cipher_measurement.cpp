@@ -46,8 +46,9 @@ Result<Measurement> measure_cipher(const MeasurementSpec& spec, std::stop_token 
                                    const std::function<void(double)>& on_tick) {
     auto cipher = fetch_cipher(spec.cipher);
     if (!cipher) return cipher.error();
-    const CipherJob job{cipher->get(), is_aead_cipher(spec.cipher), spec.block_bytes, spec.mode,
-                        spec.decrypt};
+    const CipherJob job{cipher->get(),    is_aead_cipher(spec.cipher),
+                        spec.block_bytes, spec.mode,
+                        spec.decrypt,     spec.bytes_done};
 
     StartGate gate(static_cast<std::ptrdiff_t>(spec.threads));
     std::vector<std::future<ThreadMeasurement>> futures;

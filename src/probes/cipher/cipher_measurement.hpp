@@ -2,6 +2,8 @@
 // fixed time; wall clock is the span of all of them, CPU time is each thread's own.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <stop_token>
 #include <string>
@@ -18,6 +20,7 @@ struct MeasurementSpec {
     double seconds = 3;
     CipherMode mode = CipherMode::stream;
     bool decrypt = false;
+    std::atomic<uint64_t>* bytes_done = nullptr;  // added to as the threads work (may be null)
 };
 
 struct Measurement {

@@ -15,6 +15,8 @@
 #include "probes/cipher/cipher_catalog.hpp"
 #include "probes/cipher/cipher_measurement.hpp"
 #include "probes/cipher/speed_report.hpp"
+#include "probes/common/series_analysis.hpp"
+#include "probes/common/series_sampler.hpp"
 
 namespace hostprobe::probes {
 
@@ -23,12 +25,6 @@ namespace {
 using nlohmann::json;
 using runs::ParamSpec;
 using runs::ParamType;
-
-std::string percent(double fraction) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.0f%%", fraction * 100);
-    return buffer;
-}
 
 // What one run measures, read once from its normalized params.
 struct CipherPlan {
@@ -39,7 +35,13 @@ struct CipherPlan {
     size_t threads = 1;
     CipherMode mode = CipherMode::stream;
     bool decrypt = false;
+    bool sustained = false;
 };
+
+// Plain runs measure each cell for at most a minute; a sustained run, one cell, for up to 30.
+constexpr double kMaxCellSeconds = 60;
+constexpr double kMaxSustainedSeconds = 1800;
+constexpr double kSustainedWindowSeconds = 60;
 
 CipherPlan plan_from(const runs::ProbeContext& context, const json& params) {
     return {
@@ -50,7 +52,8 @@ CipherPlan plan_from(const runs::ProbeContext& context, const json& params) {
         .threads = context.count_or_workers(params["threads"]),
         // The param table accepts only the three names.
         .mode = cipher_mode_named(params["mode"].get<std::string>()).value_or(CipherMode::stream),
-        .decrypt = params["decrypt"].get<bool>()};
+        .decrypt = params["decrypt"].get<bool>(),
+        .sustained = params["sustained"].get<bool>()};
 }
 
 // Every repetition of every cell, by cipher and block size; `partial` when the run was stopped.
@@ -59,7 +62,14 @@ struct CipherTables {
     bool partial = false;
 };
 
-Result<CipherTables> measure_tables(const CipherPlan& plan, const runs::ProbeContext& context) {
+// What the run's series is told: which cell is measured, and the bytes done so far.
+struct SeriesFeed {
+    SeriesSampler& sampler;
+    std::atomic<uint64_t>& bytes_done;
+};
+
+Result<CipherTables> measure_tables(const CipherPlan& plan, const runs::ProbeContext& context,
+                                    const SeriesFeed& feed) {
     // Whole tables are repeated (as the seeds ran openssl speed three times), so that drift in
     // the machine's speed spreads over every cell rather than landing on one.
     CipherTables tables;
@@ -72,8 +82,9 @@ Result<CipherTables> measure_tables(const CipherPlan& plan, const runs::ProbeCon
                     tables.partial = true;
                     return tables;
                 }
-                const MeasurementSpec spec{cipher,       size,      plan.threads,
-                                           plan.seconds, plan.mode, plan.decrypt};
+                const MeasurementSpec spec{cipher,    size,         plan.threads,    plan.seconds,
+                                           plan.mode, plan.decrypt, &feed.bytes_done};
+                feed.sampler.set_phase(cipher + "/" + std::to_string(size));
                 auto measured = measure_cipher(spec, context.stop, [&](double within) {
                     context.report_progress((static_cast<double>(done) + within) /
                                             static_cast<double>(total));
@@ -147,6 +158,27 @@ double median_wall_to_cpu(const std::vector<CipherCell>& cells) {
     return core::median(ratios).value_or(1);
 }
 
+// The first and the last window of a sustained run's series, each a minute (or half the run).
+std::optional<SustainedThroughput> sustained_throughput(const std::vector<SeriesSlice>& series) {
+    if (series.empty()) return std::nullopt;
+    const double total = series.back().start_seconds + series.back().seconds;
+    const double window = std::min(kSustainedWindowSeconds, total / 2);
+    double first_bytes = 0, first_seconds = 0, last_bytes = 0, last_seconds = 0;
+    for (const auto& slice : series) {
+        if (!slice.work) return std::nullopt;
+        if (slice.start_seconds + slice.seconds <= window + 1e-9) {
+            first_bytes += *slice.work;
+            first_seconds += slice.seconds;
+        }
+        if (slice.start_seconds >= total - window - 1e-9) {
+            last_bytes += *slice.work;
+            last_seconds += slice.seconds;
+        }
+    }
+    if (first_seconds <= 0 || last_seconds <= 0) return std::nullopt;
+    return SustainedThroughput{window, first_bytes / first_seconds, last_bytes / last_seconds};
+}
+
 std::optional<host::ThrottlingCounters> throttling_now(const runs::ProbeContext& context) {
     const auto& source = context.host.cgroup.throttling_source;
     if (!source) return std::nullopt;
@@ -191,9 +223,10 @@ CipherProbe::CipherProbe()
           ParamSpec{.name = "seconds",
                     .type = ParamType::number,
                     .default_value = 3,
-                    .description = "how long each cipher and block size is measured",
+                    .description = "how long each cipher and block size is measured (at most 60 "
+                                   "s, or 1800 with sustained)",
                     .min = 0.1,
-                    .max = 60,
+                    .max = kMaxSustainedSeconds,
                     .unit = "s"},
           ParamSpec{.name = "threads",
                     .type = ParamType::auto_or_integer,
@@ -224,8 +257,26 @@ CipherProbe::CipherProbe()
                     .type = ParamType::boolean,
                     .default_value = false,
                     .description = "measure decryption instead of encryption"},
+          ParamSpec{.name = "sustained",
+                    .type = ParamType::boolean,
+                    .default_value = false,
+                    .description =
+                        "one cipher and one block size for up to 1800 s, to see throughput change "
+                        "over time (CPU credits running out on a burstable instance); reports the "
+                        "first and the last minute and where it changed"},
       }) {}
 Status CipherProbe::check(const json& params) const {
+    if (params["sustained"].get<bool>()) {
+        if (params["ciphers"].size() != 1 || params["block_sizes"].size() != 1 ||
+            params["repetitions"].get<size_t>() != 1) {
+            return make_error(ErrorCode::invalid_argument,
+                              "sustained measures one cipher and one block size once: give one "
+                              "of each and repetitions 1");
+        }
+    } else if (params["seconds"].get<double>() > kMaxCellSeconds) {
+        return make_error(ErrorCode::invalid_argument,
+                          "seconds above 60 need sustained: true (one cipher, one block size)");
+    }
     if (params["mode"] == "stream") return Ok{};
     for (const auto& cipher : params["ciphers"]) {
         if (!is_aead_cipher(cipher.get<std::string>())) {
@@ -249,8 +300,8 @@ ThrottleVerdict judge_throttling(const ThrottleEvidence& evidence) {
     ThrottleVerdict verdict;
     verdict.wall_to_cpu = evidence.wall_to_cpu;
     verdict.throttled = evidence.wall_to_cpu < 0.9;
-    const std::string share =
-        "Wall-clock throughput is " + percent(evidence.wall_to_cpu) + " of the CPU-time figure";
+    const std::string share = "Wall-clock throughput is " + format_percent(evidence.wall_to_cpu) +
+                              " of the CPU-time figure";
     if (!verdict.throttled) {
         verdict.explanation =
             share + ": the two clocks agree within 10%, so nothing held the threads back.";
@@ -292,7 +343,11 @@ Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
     const auto throttling_before = throttling_now(context);
     const auto steal_before = steal_now(context);
     const auto started = std::chrono::steady_clock::now();
-    auto tables = measure_tables(plan, context);
+    const SeriesSources sources(context.root, context.host);
+    std::atomic<uint64_t> bytes_done{0};
+    SeriesSampler sampler(sources, &bytes_done);
+    auto tables = measure_tables(plan, context, SeriesFeed{sampler, bytes_done});
+    auto series = sampler.finish();
     if (!tables) return tables.error();
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -325,6 +380,11 @@ Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
     result.wall_to_cpu_ratio = verdict.wall_to_cpu;
     result.throttled = verdict.throttled;
     result.explanation = verdict.explanation;
+    if (const std::string told = describe_series(series, "throughput"); !told.empty())
+        result.explanation += " " + told;
+    result.series_change = find_series_change(series);
+    if (plan.sustained) result.sustained = sustained_throughput(series);
+    result.series = std::move(series);
     result.openssl_version = OpenSSL_version(OPENSSL_VERSION);
     result.cpu_budget = context.host.cpu_budget;
     result.partial = tables->partial;

@@ -102,6 +102,14 @@ void to_json(json& out, const CipherResult& result) {
            {"openssl_version", result.openssl_version},
            {"cpu_budget", result.cpu_budget},
            {"partial", result.partial}};
+    // Only what a run recorded: results written before series existed keep their exact shape.
+    if (!result.series.empty()) out["series"] = series_json(result.series, "bytes");
+    if (result.series_change) out["series_change"] = series_change_json(*result.series_change);
+    if (const auto& sustained = result.sustained) {
+        out["sustained"] = {{"window_seconds", sustained->window_seconds},
+                            {"first_bytes_per_second", sustained->first_bytes_per_second},
+                            {"last_bytes_per_second", sustained->last_bytes_per_second}};
+    }
 }
 
 void from_json(const json& in, CipherResult& result) {
@@ -127,6 +135,15 @@ void from_json(const json& in, CipherResult& result) {
     read_if_present(in, "cpu_budget", result.cpu_budget,
                     [](const json& value) { return value.get<host::CpuBudget>(); });
     read_if_present(in, "partial", result.partial, as_bool);
+    read_if_present(in, "series", result.series,
+                    [](const json& value) { return series_from_json(value, "bytes"); });
+    read_if_present(in, "series_change", result.series_change,
+                    [](const json& value) { return series_change_from_json(value); });
+    read_if_present(in, "sustained", result.sustained, [](const json& value) {
+        return SustainedThroughput{non_negative_or_throw(value.at("window_seconds")),
+                                   non_negative_or_throw(value.at("first_bytes_per_second")),
+                                   non_negative_or_throw(value.at("last_bytes_per_second"))};
+    });
 }
 
 }  // namespace hostprobe::probes

@@ -13,6 +13,8 @@
 #include "host/cgroup.hpp"
 #include "host/cpu_budget.hpp"
 #include "probes/cipher/cipher_worker.hpp"
+#include "probes/common/run_series.hpp"
+#include "probes/common/series_analysis.hpp"
 
 namespace hostprobe::probes {
 
@@ -38,6 +40,14 @@ struct CipherCell {
     std::optional<CipherRepetitions> repetitions;  // only when repeated more than once
 };
 
+// A sustained run (one cipher and block size for up to 30 minutes): the throughput of its first
+// and its last stretch, each a minute long (half the run when it is shorter than 2 minutes).
+struct SustainedThroughput {
+    double window_seconds = 0;
+    double first_bytes_per_second = 0;
+    double last_bytes_per_second = 0;
+};
+
 struct CipherResult {
     std::vector<CipherCell> measurements;  // cipher-major, in the order asked for
     size_t threads = 1;
@@ -53,6 +63,11 @@ struct CipherResult {
     std::string openssl_version;
     host::CpuBudget cpu_budget;
     bool partial = false;  // the run was stopped before every cell was measured
+    // Slice by slice (src/probes/common/run_series.hpp), work counted in bytes; older results
+    // have none.
+    std::vector<SeriesSlice> series;
+    std::optional<SeriesChange> series_change;
+    std::optional<SustainedThroughput> sustained;
 };
 
 void to_json(nlohmann::json& out, const CipherResult& result);

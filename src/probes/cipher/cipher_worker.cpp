@@ -158,6 +158,8 @@ ThreadMeasurement run_cipher_thread(const CipherJob& job, StartGate& gate, std::
             }
         }
         ops += batch;
+        if (job.bytes_done)
+            job.bytes_done->fetch_add(batch * job.block_bytes, std::memory_order_relaxed);
         if (steady_now_ns() >= deadline || stop.stop_requested()) break;
     }
     measurement.finished = std::chrono::steady_clock::now();

@@ -34,6 +34,7 @@ struct CipherJob {
     size_t block_bytes = 0;
     CipherMode mode = CipherMode::stream;
     bool decrypt = false;
+    std::atomic<uint64_t>* bytes_done = nullptr;  // a run's running total, for its series
 };
 
 struct ThreadMeasurement {

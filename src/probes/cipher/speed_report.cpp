@@ -82,6 +82,12 @@ std::string speed_report(const CipherResult& result) {
         out +=
             "CPU time stolen by the hypervisor: " + format_fixed(*result.steal_seconds, 2) + " s\n";
     }
+    if (const auto& sustained = result.sustained) {
+        out += "Sustained: " + format_fixed(sustained->first_bytes_per_second / 1e6, 1) +
+               " MB/s in the first " + shortest(sustained->window_seconds) + " s, " +
+               format_fixed(sustained->last_bytes_per_second / 1e6, 1) + " MB/s in the last\n";
+    }
+    if (!result.series.empty()) out += series_summary_line(result.series) + "\n";
     out += std::string("Throttled: ") + (result.throttled ? "yes" : "no") + ". " +
            result.explanation + "\n";
     return out;

@@ -4,6 +4,7 @@
 
 #include "core/strings.hpp"
 #include "metrics/family_builder.hpp"
+#include "probes/common/series_sampler.hpp"
 #include "probes/system/dhrystone.hpp"
 #include "probes/system/system_index.hpp"
 #include "probes/system/system_measurement.hpp"
@@ -194,6 +195,8 @@ Result<SystemResult> SystemProbe::measure(const runs::ProbeContext& context,
 
     const size_t total = tests.size() * result.copies.size();
     size_t done = 0;
+    const SeriesSources sources(context.root, context.host);
+    SeriesSampler sampler(sources, nullptr);
     for (size_t count : result.copies) {
         for (const SystemTestSpec* test : tests) {
             if (context.stop.stop_requested()) {
@@ -206,6 +209,7 @@ Result<SystemResult> SystemProbe::measure(const runs::ProbeContext& context,
                 continue;
             }
             const SystemMeasurementSpec spec{test, count, result.seconds_per_test, environment};
+            sampler.set_phase(std::string(test->name) + "/" + std::to_string(count));
             auto measurement = measure_system_test(spec, [&](double within) {
                 context.report_progress((static_cast<double>(done) + within) /
                                         static_cast<double>(total));
@@ -225,6 +229,7 @@ Result<SystemResult> SystemProbe::measure(const runs::ProbeContext& context,
 
     result.index = pass_indexes(result.tests, result.copies);
     result.index_partial = index_is_partial(result.index);
+    result.series = sampler.finish();
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "probes/common/series_analysis.hpp"
 #include "probes/system/system_tests.hpp"
 
 namespace hostprobe::probes {
@@ -64,6 +65,11 @@ std::string system_report(const SystemResult& result) {
     text += "\n\n";
     for (size_t copies : result.copies)
         text += pass_report(result, copies);
+    if (!result.series.empty()) {
+        text += "\n" + series_summary_line(result.series) + "\n";
+        if (const std::string told = describe_series(result.series, "work"); !told.empty())
+            text += told + "\n";
+    }
     return text;
 }
 

@@ -107,6 +107,7 @@ void to_json(json& out, const SystemResult& result) {
            {"index_tests", std::move(counts)},
            {"index_partial", result.index_partial},
            {"partial", result.partial}};
+    if (!result.series.empty()) out["series"] = series_json(result.series, "work");
 }
 
 void from_json(const json& in, SystemResult& result) {
@@ -134,6 +135,8 @@ void from_json(const json& in, SystemResult& result) {
         read.index_partial = index_is_partial(read.index);
     }
     read.partial = in.at("partial").get<bool>();
+    if (const json* series = find_member(in, "series"))
+        read.series = series_from_json(*series, "work");
     result = std::move(read);
 }
 

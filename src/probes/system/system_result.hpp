@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/cpu_budget.hpp"
+#include "probes/common/run_series.hpp"
 
 namespace hostprobe::probes {
 
@@ -54,6 +55,9 @@ struct SystemResult {
     std::vector<SystemPassIndex> index;
     bool index_partial = false;  // some pass lacks one of the index's tests
     bool partial = false;        // stopped early
+    // Slice by slice, each named "<test>/<copies>" (src/probes/common/run_series.hpp); no work
+    // counted, since each test has its own unit. Older results have none.
+    std::vector<SeriesSlice> series;
 };
 
 // {"note", "tests", "skipped", "copies", "seconds_per_test", "cpu_budget", "directory",
