@@ -17,7 +17,7 @@ namespace hostprobe::probes {
 struct SeriesReading {
     double at_seconds = 0;              // since the run began
     std::optional<double> work;         // the probe's own unit (bytes for the cipher probe)
-    std::optional<double> cpu_seconds;  // the cgroup's CPU time, else the process's
+    std::optional<double> cpu_seconds;  // the agent's, with its reaped children's
     std::optional<host::ThrottlingCounters> throttling;
     std::optional<double> steal_seconds;  // on the CPUs of our cpuset
     std::string phase;                    // what the probe was doing ("aes-128-gcm/8192")

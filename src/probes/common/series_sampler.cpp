@@ -1,42 +1,42 @@
 #include "probes/common/series_sampler.hpp"
 
-#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 
 #include <ctime>
 
 #include "core/elapsed.hpp"
-#include "host/cgroup_usage.hpp"
 #include "host/proc_stat.hpp"
 
 namespace hostprobe::probes {
 
 namespace {
 
-double process_cpu_seconds() {
+double seconds_of(const timeval& time) {
+    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+}
+
+// This process's CPU time and that of the children it has reaped (the system probe's execl,
+// spawn and shell tests reap theirs as they go).
+double agent_cpu_seconds() {
     timespec now{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+    rusage children{};
+    getrusage(RUSAGE_CHILDREN, &children);
+    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 +
+           seconds_of(children.ru_utime) + seconds_of(children.ru_stime);
 }
 
 }  // namespace
 
 SeriesSources::SeriesSources(const SysRoot& root, const host::HostFacts& facts)
-    : root_(root),
-      facts_(facts),
-      cgroup_cpu_(facts.cgroup.cpu_usage_source.has_value() &&
-                  !facts.cgroup.cpu_cgroup_path.empty() && facts.cgroup.cpu_cgroup_path != "/") {}
+    : root_(root), facts_(facts) {}
 
 SeriesReading SeriesSources::read(double at_seconds) const {
     SeriesReading reading;
     reading.at_seconds = at_seconds;
     const host::CgroupFacts& cgroup = facts_.cgroup;
-    if (cgroup_cpu_) {
-        if (auto usage =
-                host::read_cgroup_cpu_usage(root_, *cgroup.cpu_usage_source, sysconf(_SC_CLK_TCK)))
-            reading.cpu_seconds = usage->total_seconds;
-    } else {
-        reading.cpu_seconds = process_cpu_seconds();
-    }
+    reading.cpu_seconds = agent_cpu_seconds();
     if (cgroup.throttling_source) {
         if (auto counters = host::read_throttling(root_, *cgroup.throttling_source))
             reading.throttling = *counters;

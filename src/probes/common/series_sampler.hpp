@@ -18,9 +18,10 @@
 
 namespace hostprobe::probes {
 
-// Where a run's counters come from: the cgroup's CPU time when we have a cgroup of our own
-// (the root cgroup would count the whole machine), else this process's; the CFS counters of the
-// cgroup that enforces the quota; steal on the CPUs of our cpuset. Reads through the sysroot.
+// Where a run's counters come from: the agent's CPU time (with its reaped children; not the
+// cgroup's, which on a host with separate cpu and cpuacct hierarchies, or in the root cgroup,
+// counts other processes too); the CFS counters of the cgroup that enforces the quota; steal on
+// the CPUs of our cpuset. The files are read through the sysroot.
 class SeriesSources {
   public:
     SeriesSources(const SysRoot& root, const host::HostFacts& facts);
@@ -29,7 +30,6 @@ class SeriesSources {
   private:
     const SysRoot& root_;
     const host::HostFacts& facts_;
-    bool cgroup_cpu_;
 };
 
 class SeriesSampler {
