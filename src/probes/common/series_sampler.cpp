@@ -1,33 +1,10 @@
 #include "probes/common/series_sampler.hpp"
 
-#include <sys/resource.h>
-#include <sys/time.h>
-
-#include <ctime>
-
 #include "core/elapsed.hpp"
 #include "host/proc_stat.hpp"
+#include "probes/common/agent_cpu_time.hpp"
 
 namespace hostprobe::probes {
-
-namespace {
-
-double seconds_of(const timeval& time) {
-    return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
-}
-
-// This process's CPU time and that of the children it has reaped (the system probe's execl,
-// spawn and shell tests reap theirs as they go).
-double agent_cpu_seconds() {
-    timespec now{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-    rusage children{};
-    getrusage(RUSAGE_CHILDREN, &children);
-    return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9 +
-           seconds_of(children.ru_utime) + seconds_of(children.ru_stime);
-}
-
-}  // namespace
 
 SeriesSources::SeriesSources(const SysRoot& root, const host::HostFacts& facts)
     : root_(root), facts_(facts) {}

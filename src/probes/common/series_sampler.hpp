@@ -18,10 +18,11 @@
 
 namespace hostprobe::probes {
 
-// Where a run's counters come from: the agent's CPU time (with its reaped children; not the
-// cgroup's, which on a host with separate cpu and cpuacct hierarchies, or in the root cgroup,
-// counts other processes too); the CFS counters of the cgroup that enforces the quota; steal on
-// the CPUs of our cpuset. The files are read through the sysroot.
+// Where a run's counters come from: the CPU time of the agent and its children
+// (agent_cpu_time.hpp; not the cgroup's, which in the root cgroup, or where cpu and cpuacct are
+// separate hierarchies, counts other processes too); the CFS counters of the cgroup that
+// enforces the quota; steal on the CPUs of our cpuset. Machine files are read through the
+// sysroot.
 class SeriesSources {
   public:
     SeriesSources(const SysRoot& root, const host::HostFacts& facts);

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "host/proc_stat.hpp"
 #include "probes/cipher/speed_report.hpp"
 #include "support/paths.hpp"
@@ -165,4 +167,63 @@ TEST_CASE("steal time from /proc/stat") {
                                      100) == 2.5);
     CHECK_FALSE(host::parse_steal_seconds("cpu  1 2 3\n", 100).ok());
     CHECK(host::parse_steal_seconds("intr 5\n", 100).error().code == ErrorCode::not_found);
+}
+
+TEST_CASE("a run's series counts every byte the cells measured, slice by slice, by cell") {
+    CipherHarness harness;
+    auto outcome = harness.run(
+        {{"ciphers", {"aes-128-ctr"}}, {"block_sizes", {1024, 8192}}, {"seconds", 0.3}});
+    REQUIRE(outcome.ok());
+    const json& result = outcome->result;
+    REQUIRE(result["series"].is_array());
+    double series_bytes = 0;
+    std::set<std::string> phases;
+    for (const auto& slice : result["series"]) {
+        CHECK(slice["seconds"].get<double>() > 0);
+        CHECK(slice["seconds"].get<double>() < 0.5);  // 100 ms slices in the first seconds
+        CHECK(slice.contains("cpu_seconds"));
+        series_bytes += slice["bytes"].get<double>();
+        if (slice.contains("phase")) phases.insert(slice["phase"].get<std::string>());
+    }
+    const double cell_bytes = result["measurements"][0]["bytes"].get<double>() +
+                              result["measurements"][1]["bytes"].get<double>();
+    CHECK(series_bytes == doctest::Approx(cell_bytes));
+    CHECK(phases == std::set<std::string>{"aes-128-ctr/1024", "aes-128-ctr/8192"});
+    CHECK_FALSE(result.contains("sustained"));  // only a sustained run has one
+    CHECK(outcome->text_report.find("\nSeries: ") != std::string::npos);
+}
+
+TEST_CASE("sustained runs one cipher and block size for longer than a minute, and only they do") {
+    const CipherProbe probe;
+    auto checked = [&](const json& input) {
+        auto params = probe.params().normalize(input);
+        REQUIRE_MESSAGE(params.ok(), params.error().message);
+        return probe.check(*params);
+    };
+    CHECK(checked({{"ciphers", {"aes-128-gcm"}}, {"block_sizes", {8192}}, {"seconds", 60}}).ok());
+    const auto too_long = checked({{"ciphers", {"aes-128-gcm"}}, {"seconds", 61}});
+    REQUIRE_FALSE(too_long.ok());
+    CHECK(too_long.error().message ==
+          "seconds above 60 need sustained: true (one cipher, one "
+          "block size)");
+    CHECK(checked({{"ciphers", {"aes-128-gcm"}},
+                   {"block_sizes", {8192}},
+                   {"seconds", 1800},
+                   {"sustained", true}})
+              .ok());
+    const auto two_sizes =
+        checked({{"ciphers", {"aes-128-gcm"}}, {"block_sizes", {16, 8192}}, {"sustained", true}});
+    REQUIRE_FALSE(two_sizes.ok());
+    CHECK(two_sizes.error().message.find("one cipher and one block size") != std::string::npos);
+    CHECK_FALSE(probe.params().normalize({{"seconds", 1801}, {"sustained", true}}).ok());
+
+    CipherHarness harness;
+    auto outcome = harness.run(
+        {{"ciphers", {"chacha20"}}, {"block_sizes", {8192}}, {"seconds", 1}, {"sustained", true}});
+    REQUIRE(outcome.ok());
+    const json& sustained = outcome->result["sustained"];
+    CHECK(sustained["window_seconds"].get<double>() == doctest::Approx(0.5).epsilon(0.1));
+    CHECK(sustained["first_bytes_per_second"].get<double>() > 1e6);
+    CHECK(sustained["last_bytes_per_second"].get<double>() > 1e6);
+    CHECK(outcome->text_report.find("Sustained: ") != std::string::npos);
 }

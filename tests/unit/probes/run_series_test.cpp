@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "probes/common/agent_cpu_time.hpp"
 #include "probes/common/series_analysis.hpp"
 #include "probes/common/series_sampler.hpp"
 #include "support/paths.hpp"
@@ -208,4 +209,19 @@ TEST_CASE("the steal explanation from replayed /proc/stat and cgroup files") {
     const std::string told = describe_series(slices, "throughput");
     CHECK(told.find("throughput fell 60% after 20.0 s while steal rose") != std::string::npos);
     CHECK(told.find("CPU credits ran out (burstable instance?)") != std::string::npos);
+}
+
+TEST_CASE("the CPU time of a process tree from /proc/<pid>/stat, whatever its name holds") {
+    // utime 11, stime 22, cutime 33, cstime 44 (fields 14 to 17).
+    CHECK(process_tree_ticks("4242 (hostprobe) S 1 4242 4242 0 -1 4194560 100 0 0 0 11 22 33 44 "
+                             "20 0 1 0 100 1000 10") == 110);
+    CHECK(process_tree_ticks("7 (a) b (c)) R 1 7 7 0 -1 0 0 0 0 0 1 2 3 4 20 0 1 0") == 10);
+    CHECK(process_tree_ticks("") == -1);
+    CHECK(process_tree_ticks("7 (cut) R 1 7 7 0 -1 0 0 0 0 0 1 2") == -1);
+    CHECK(process_tree_ticks("7 (neg) R 1 7 7 0 -1 0 0 0 0 0 1 2 -3 4 20") == -1);
+    const double before = agent_cpu_seconds();
+    volatile double spin = 0;
+    for (int i = 0; i < 20'000'000; ++i)
+        spin = spin + 1;
+    CHECK(agent_cpu_seconds() > before);
 }
