@@ -38,22 +38,26 @@ struct CipherPlan {
     bool sustained = false;
 };
 
-// Plain runs measure each cell for at most a minute; a sustained run, one cell, for up to 30.
-constexpr double kMaxCellSeconds = 60;
+// A sustained run measures its one cell for up to 30 minutes (`seconds` stays at most one).
 constexpr double kMaxSustainedSeconds = 1800;
 constexpr double kSustainedWindowSeconds = 60;
+
+double sustained_seconds(const json& params) {
+    return params["sustained_seconds"].get<double>();
+}
 
 CipherPlan plan_from(const runs::ProbeContext& context, const json& params) {
     return {
         .ciphers = params["ciphers"].get<std::vector<std::string>>(),
         .sizes = params["block_sizes"].get<std::vector<size_t>>(),
         .repetitions = params["repetitions"].get<size_t>(),
-        .seconds = params["seconds"].get<double>(),
+        .seconds = sustained_seconds(params) > 0 ? sustained_seconds(params)
+                                                 : params["seconds"].get<double>(),
         .threads = context.count_or_workers(params["threads"]),
         // The param table accepts only the three names.
         .mode = cipher_mode_named(params["mode"].get<std::string>()).value_or(CipherMode::stream),
         .decrypt = params["decrypt"].get<bool>(),
-        .sustained = params["sustained"].get<bool>()};
+        .sustained = sustained_seconds(params) > 0};
 }
 
 // Every repetition of every cell, by cipher and block size; `partial` when the run was stopped.
@@ -223,10 +227,9 @@ CipherProbe::CipherProbe()
           ParamSpec{.name = "seconds",
                     .type = ParamType::number,
                     .default_value = 3,
-                    .description = "how long each cipher and block size is measured (at most 60 "
-                                   "s, or 1800 with sustained)",
+                    .description = "how long each cipher and block size is measured",
                     .min = 0.1,
-                    .max = kMaxSustainedSeconds,
+                    .max = 60,
                     .unit = "s"},
           ParamSpec{.name = "threads",
                     .type = ParamType::auto_or_integer,
@@ -257,25 +260,25 @@ CipherProbe::CipherProbe()
                     .type = ParamType::boolean,
                     .default_value = false,
                     .description = "measure decryption instead of encryption"},
-          ParamSpec{.name = "sustained",
-                    .type = ParamType::boolean,
-                    .default_value = false,
+          ParamSpec{.name = "sustained_seconds",
+                    .type = ParamType::number,
+                    .default_value = 0,
                     .description =
-                        "one cipher and one block size for up to 1800 s, to see throughput change "
-                        "over time (CPU credits running out on a burstable instance); reports the "
-                        "first and the last minute and where it changed"},
+                        "0, or a sustained run: one cipher and one block size measured this long "
+                        "instead of `seconds`, to see throughput change over time (CPU credits "
+                        "running out on a burstable instance); reports the first and the last "
+                        "minute and where it changed",
+                    .min = 0,
+                    .max = kMaxSustainedSeconds,
+                    .unit = "s"},
       }) {}
 Status CipherProbe::check(const json& params) const {
-    if (params["sustained"].get<bool>()) {
-        if (params["ciphers"].size() != 1 || params["block_sizes"].size() != 1 ||
-            params["repetitions"].get<size_t>() != 1) {
-            return make_error(ErrorCode::invalid_argument,
-                              "sustained measures one cipher and one block size once: give one "
-                              "of each and repetitions 1");
-        }
-    } else if (params["seconds"].get<double>() > kMaxCellSeconds) {
+    if (sustained_seconds(params) > 0 &&
+        (params["ciphers"].size() != 1 || params["block_sizes"].size() != 1 ||
+         params["repetitions"].get<size_t>() != 1)) {
         return make_error(ErrorCode::invalid_argument,
-                          "seconds above 60 need sustained: true (one cipher, one block size)");
+                          "sustained_seconds measures one cipher and one block size once: give "
+                          "one of each and repetitions 1");
     }
     if (params["mode"] == "stream") return Ok{};
     for (const auto& cipher : params["ciphers"]) {
@@ -291,6 +294,7 @@ Status CipherProbe::check(const json& params) const {
 }
 
 double CipherProbe::expected_seconds(const json& params) const {
+    if (sustained_seconds(params) > 0) return sustained_seconds(params);
     return static_cast<double>(params["ciphers"].size() * params["block_sizes"].size() *
                                params["repetitions"].get<size_t>()) *
            params["seconds"].get<double>();
