@@ -55,6 +55,21 @@ void add_steal(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& succes
                     .add(*steal));
 }
 
+// node_exporter's node_cpu_seconds_total, but summed over our cpuset's CPUs: no cpu label, so at
+// most 8 series; modes an old kernel lacks are left out.
+void add_cpu_modes(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& success,
+                   const SysRoot& root, const host::CgroupFacts& cgroup) {
+    auto modes = host::read_cpu_mode_seconds(root, cgroup.cpuset.value_or(CpuSet()));
+    mark(success, "cpu_modes", modes.ok());
+    if (!modes) return;
+    FamilyBuilder family = counter("hostprobe_cpu_seconds_total",
+                                   "CPU time spent in each mode, summed over the CPUs of our "
+                                   "cpuset (/proc/stat; guest time is inside user and nice).");
+    for (size_t mode = 0; mode < modes->modes; ++mode)
+        family.add(modes->seconds[mode], {{"mode", host::kCpuModes[mode]}});
+    append(out, std::move(family));
+}
+
 // hostprobe_pressure_<resource>_waiting_seconds_total ("some") and _stalled_seconds_total
 // ("full"), as node_exporter and cAdvisor name them, with scope="host" or "cgroup".
 struct PressureFamilies {
@@ -151,6 +166,7 @@ void add_usage_metrics(std::vector<prometheus::MetricFamily>& out, FamilyBuilder
                        const SysRoot& root, const host::HostFacts& facts) {
     add_cpu_usage(out, success, root, facts.cgroup);
     add_steal(out, success, root, facts.cgroup);
+    add_cpu_modes(out, success, root, facts.cgroup);
     add_pressure(out, success, root, facts.cgroup);
     add_memory(out, success, root, facts.cgroup);
 }
