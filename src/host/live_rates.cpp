@@ -10,7 +10,7 @@ std::optional<double> per_second(const std::optional<double>& earlier,
     return (*now - *earlier) / seconds;
 }
 
-std::optional<double> ratio(const std::optional<double>& part, double whole) {
+std::optional<double> share_of(const std::optional<double>& part, double whole) {
     if (!part || whole <= 0) return std::nullopt;
     return *part / whole;
 }
@@ -42,10 +42,10 @@ std::optional<LiveRates> compute_live_rates(const LiveReading& earlier, const Li
     rates.interval_seconds = seconds;
     rates.cpu_cores_used =
         per_second(optional_total(earlier.cgroup_cpu), optional_total(now.cgroup_cpu), seconds);
-    rates.budget_used_ratio = ratio(rates.cpu_cores_used, now.budget_cores);
+    rates.budget_used_ratio = share_of(rates.cpu_cores_used, now.budget_cores);
     rates.steal_cores = per_second(earlier.steal_seconds, now.steal_seconds, seconds);
     if (earlier.steal_cpus == now.steal_cpus) {
-        rates.steal_ratio_per_cpu = ratio(rates.steal_cores, now.steal_cpus);
+        rates.steal_ratio_per_cpu = share_of(rates.steal_cores, now.steal_cpus);
     }
     if (earlier.throttling && now.throttling) {
         const auto& before = *earlier.throttling;

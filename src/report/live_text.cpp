@@ -10,7 +10,7 @@ namespace {
 
 constexpr size_t kCpuPressure = 0;  // kPressureResources[0]
 
-std::string percent(double ratio) {
+std::string live_percent(double ratio) {
     return format_fixed(ratio * 100, ratio < 0.1 ? 1 : 0) + "%";
 }
 
@@ -20,18 +20,20 @@ std::vector<std::string> rate_parts(const host::LiveReading& now, const host::Li
         std::string used = format_fixed(*rates.cpu_cores_used, 2) + " of " +
                            format_fixed(now.budget_cores, 2) + " cores used";
         if (rates.budget_used_ratio)
-            used += " (" + percent(*rates.budget_used_ratio) + " of budget)";
+            used += " (" + live_percent(*rates.budget_used_ratio) + " of budget)";
         parts.push_back(used);
     }
-    if (rates.steal_ratio_per_cpu) parts.push_back("steal " + percent(*rates.steal_ratio_per_cpu));
+    if (rates.steal_ratio_per_cpu)
+        parts.push_back("steal " + live_percent(*rates.steal_ratio_per_cpu));
     if (rates.throttled_periods_ratio) {
-        parts.push_back("throttled " + percent(*rates.throttled_periods_ratio) + " of periods");
+        parts.push_back("throttled " + live_percent(*rates.throttled_periods_ratio) +
+                        " of periods");
     }
     // The cgroup's own stall when it has one, else the machine's.
     const auto& cpu_pressure = rates.cgroup_pressure[kCpuPressure]
                                    ? rates.cgroup_pressure[kCpuPressure]
                                    : rates.host_pressure[kCpuPressure];
-    if (cpu_pressure) parts.push_back("PSI cpu some " + percent(cpu_pressure->some_ratio));
+    if (cpu_pressure) parts.push_back("PSI cpu some " + live_percent(cpu_pressure->some_ratio));
     parts.push_back("over " + format_fixed(rates.interval_seconds, 1) + " s");
     return parts;
 }
