@@ -61,8 +61,8 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
         });
     router.add(
         "GET", "/v1/host",
-        "CPU, topology, caches, hypervisor, cgroup limits and CPU budget (?format=text for lscpu "
-        "style)",
+        "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use with rates "
+        "(?format=text for lscpu style)",
         [&context](const http::RouteRequest& request) { return host_reply(context, request); });
     router.add("GET", "/metrics", "Prometheus metrics",
                [&context](const http::RouteRequest&) -> Result<http::Reply> {
