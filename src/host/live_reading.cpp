@@ -37,8 +37,9 @@ LiveReading read_live(const SysRoot& root, const HostFacts& facts,
         auto usage = read_cgroup_cpu_usage(root, *cgroup.cpu_usage_source, sysconf(_SC_CLK_TCK));
         if (usage) reading.cgroup_cpu = *usage;
     }
-    if (auto steal = read_steal_seconds(root, cgroup.cpuset.value_or(CpuSet()))) {
-        reading.steal_seconds = *steal;
+    auto modes = read_cpu_mode_seconds(root, cgroup.cpuset.value_or(CpuSet()));
+    if (modes && modes->modes > kStealMode) {
+        reading.steal_seconds = modes->seconds[kStealMode];
         reading.steal_cpus = steal_cpu_count(facts);
     }
     if (cgroup.throttling_source) {

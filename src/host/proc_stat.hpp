@@ -27,6 +27,7 @@ Result<double> parse_steal_seconds(std::string_view proc_stat, long ticks_per_se
 // out: the kernel already counts them in user and nice.
 inline constexpr std::array<const char*, 8> kCpuModes = {"user",   "nice", "system",  "idle",
                                                          "iowait", "irq",  "softirq", "steal"};
+inline constexpr size_t kStealMode = 7;  // kCpuModes[kStealMode] == "steal"
 
 struct CpuModeSeconds {
     std::array<double, kCpuModes.size()> seconds{};
