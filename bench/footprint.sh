@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Footprint of the idle agent: RSS after start, exec-to-first-/healthz latency, and /metrics
-# under wrk. Prints figures and the targets of issue 2; exits 1 when a target is missed.
+# Footprint of the idle agent: RSS after start, exec-to-first-/healthz latency, /metrics under
+# wrk, and the CPU cost of a scrape: the agent's user+system time (/proc/<pid>/stat) per 1000
+# GET /metrics, beside node_exporter's in the same run when prometheus-node-exporter is
+# installed (apt-get install prometheus-node-exporter; started here on a free loopback port,
+# never the system service). Prints figures and the targets of issue 2; exits 1 when a target
+# is missed (the scrape cost has no target). FOOTPRINT_SCRAPES (default 2000) scrapes each.
 #   bench/footprint.sh [path/to/hostprobe]     (needs python3, wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,5 +89,77 @@ if match:
 print("wrk: %d requests in 10 s (%.0f/s), RSS after load %.2f MiB" % (requests, requests / 10, rss_after / 1024))
 report("/metrics p99 under wrk -t2 -c16", p99, "ms", "<= 5", p99 <= 5)
 report("/metrics errors under wrk", errors, "", "== 0", errors == 0)
+
+# 4. CPU cost of a scrape: one client, scrapes one after another over keep-alive connections
+# (reopened when the server closes one), so the figure is the exporter's work per scrape and
+# not queueing. Ticks of /proc/<pid>/stat (utime + stime) before and after.
+import http.client, shutil
+SCRAPES = int(os.environ.get("FOOTPRINT_SCRAPES", "2000"))
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime, stime (fields 14, 15)
+
+def scrape_cost(pid, port):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    def scrape():
+        connection.request("GET", "/metrics")
+        response = connection.getresponse()
+        body = response.read()
+        if response.status != 200:
+            sys.exit("GET /metrics answered %d" % response.status)
+        if response.will_close:
+            connection.close()
+        return len(body)
+    size = scrape()  # warm: first-scrape set-up is not the steady cost
+    before, t0 = cpu_seconds(pid), time.perf_counter()
+    for _ in range(SCRAPES):
+        scrape()
+    wall = time.perf_counter() - t0
+    used = cpu_seconds(pid) - before
+    connection.close()
+    return used * 1000 / SCRAPES, wall * 1000 / SCRAPES, size
+
+def wait_for_metrics(port, process, name):
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(name + " exited during start-up")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as s:
+                s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if s.recv(64).startswith(b"HTTP/1.1 200"):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.01)
+    sys.exit(name + " did not answer /metrics within 10 s")
+
+port = free_port()
+process = start(port)
+wait_for_metrics(port, process, "hostprobe")
+ours, ours_wall, ours_size = scrape_cost(process.pid, port)
+stop(process)
+print("hostprobe CPU per 1000 GET /metrics      %10.2f s    (%.2f ms wall per scrape, %d bytes)"
+      % (ours, ours_wall, ours_size))
+node_exporter = shutil.which("prometheus-node-exporter") or shutil.which("node_exporter")
+if node_exporter:
+    port = free_port()
+    exporter = subprocess.Popen([node_exporter, "--web.listen-address=127.0.0.1:%d" % port],
+                                stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    try:
+        wait_for_metrics(port, exporter, "node_exporter")
+        theirs, theirs_wall, theirs_size = scrape_cost(exporter.pid, port)
+    finally:
+        exporter.send_signal(signal.SIGTERM)
+        exporter.wait(timeout=10)
+    print("node_exporter CPU per 1000 GET /metrics  %10.2f s    (%.2f ms wall per scrape, %d bytes)"
+          % (theirs, theirs_wall, theirs_size))
+    if theirs > 0:
+        print("hostprobe / node_exporter CPU per scrape %10.3f" % (ours / theirs))
+else:
+    print("node_exporter not installed (apt-get install prometheus-node-exporter): no comparison")
 sys.exit(1 if failed else 0)
 PY

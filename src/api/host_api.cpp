@@ -7,6 +7,8 @@
 #include "core/build_info.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
+#include "report/live_json.hpp"
+#include "report/live_text.hpp"
 
 namespace hostprobe::api {
 
@@ -25,12 +27,23 @@ std::optional<host::ThrottlingCounters> current_throttling(const HostApiContext&
 Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteRequest& request) {
     const std::string format =
         request.http.has_param("format") ? request.http.get_param_value("format") : "json";
+    if (format != "json" && format != "text") {
+        return make_error(ErrorCode::invalid_argument,
+                          "format must be json or text, not '" + format + "'");
+    }
     const auto throttling = current_throttling(context);
     const auto facts = context.facts.snapshot();
-    if (format == "json") return http::Reply::json(report::host_json(*facts, throttling));
-    if (format == "text") return http::Reply::text(report::host_text(*facts, throttling));
-    return make_error(ErrorCode::invalid_argument,
-                      "format must be json or text, not '" + format + "'");
+    const auto sample = context.live.record(
+        host::read_live(context.root, facts->host, std::chrono::steady_clock::now()));
+    const auto rates =
+        sample.baseline ? host::compute_live_rates(*sample.baseline, sample.now) : std::nullopt;
+    if (format == "text") {
+        return http::Reply::text(
+            report::host_text(*facts, throttling, report::live_summary(sample.now, rates)));
+    }
+    auto body = report::host_json(*facts, throttling);
+    body["live"] = report::live_json(sample.now, rates);
+    return http::Reply::json(body);
 }
 
 }  // namespace
@@ -48,8 +61,8 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
         });
     router.add(
         "GET", "/v1/host",
-        "CPU, topology, caches, hypervisor, cgroup limits and CPU budget (?format=text for lscpu "
-        "style)",
+        "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use with rates "
+        "(?format=text for lscpu style)",
         [&context](const http::RouteRequest& request) { return host_reply(context, request); });
     router.add("GET", "/metrics", "Prometheus metrics",
                [&context](const http::RouteRequest&) -> Result<http::Reply> {

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "core/sysroot.hpp"
+#include "host/live_history.hpp"
 #include "http/router.hpp"
 #include "metrics/exposition.hpp"
 #include "task/task_state.hpp"
@@ -15,6 +16,8 @@ struct HostApiContext {
     const task::TaskState& facts;
     const metrics::Exposition& metrics;
     std::chrono::steady_clock::time_point started;
+    // The readings GET /v1/host's `live` rates are computed against (owned by the server).
+    host::LiveHistory& live;
 };
 
 // The context must outlive the router.

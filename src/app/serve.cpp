@@ -318,8 +318,9 @@ int run_serve(const ServeConfig& config, Logger& log) {
 
     metrics::Exposition exposition;
     add_collectors(exposition, root, facts, run_metrics, runner, registry);
-    const Api api(config, sizing.http_threads, {root, facts, exposition, started}, runner,
-                  registry);
+    host::LiveHistory live_history;
+    const Api api(config, sizing.http_threads, {root, facts, exposition, started, live_history},
+                  runner, registry);
     http::HttpServer server(server_options(config, sizing.http_threads), api.router());
     runs::Scheduler scheduler(
         config.schedule, config.scheduled_params,

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include "app/serve.hpp"
 #include "cli/bounded_options.hpp"
@@ -18,9 +19,11 @@
 #include "core/sysroot.hpp"
 #include "core/untrusted_json.hpp"
 #include "host/host_facts.hpp"
+#include "host/live_rates.hpp"
 #include "probes/registry.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
+#include "report/live_text.hpp"
 #include "runs/scheduler.hpp"
 
 namespace hostprobe::cli {
@@ -374,6 +377,17 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     return app::run_serve(config, log);
 }
 
+// `hostprobe cpu` is one shot: on the live machine it reads the live sources twice, 200 ms
+// apart, for rates; a replayed dump does not move, so it shows the totals of one reading.
+std::string cpu_command_live_summary(const SysRoot& root, const host::HostFacts& facts) {
+    constexpr auto kCpuCommandInterval = std::chrono::milliseconds(200);
+    const auto first = host::read_live(root, facts, std::chrono::steady_clock::now());
+    if (!root.is_live()) return report::live_summary(first, std::nullopt);
+    std::this_thread::sleep_for(kCpuCommandInterval);
+    const auto second = host::read_live(root, facts, std::chrono::steady_clock::now());
+    return report::live_summary(second, host::compute_live_rates(first, second));
+}
+
 int run_cpu_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     const OptionParser parser = cpu_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
@@ -386,7 +400,7 @@ int run_cpu_command(const std::vector<std::string>& args, const EnvironmentLooku
     if (options->is_on("json")) {
         std::cout << json_text(report::host_json(facts), 2) << "\n";
     } else {
-        std::cout << report::host_text(facts);
+        std::cout << report::host_text(facts, std::nullopt, cpu_command_live_summary(root, facts));
     }
     return std::cout.good() ? kExitOk : kExitFailure;
 }

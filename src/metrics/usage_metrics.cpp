@@ -44,15 +44,28 @@ void add_cpu_usage(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& su
     append(out, std::move(system));
 }
 
-void add_steal(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& success,
-               const SysRoot& root, const host::CgroupFacts& cgroup) {
-    auto steal = host::read_steal_seconds(root, cgroup.cpuset.value_or(CpuSet()));
-    mark(success, "cpu_steal", steal.ok());
-    if (!steal) return;
-    append(out, counter("hostprobe_cpu_steal_seconds_total",
-                        "CPU time the hypervisor stole, summed over the CPUs of our cpuset "
-                        "(/proc/stat).")
-                    .add(*steal));
+// Steal and node_exporter's node_cpu_seconds_total, summed over our cpuset's CPUs from one read
+// of /proc/stat: no cpu label, so at most 8 series; modes an old kernel lacks are left out (and
+// without the steal column, cpu_steal fails as it always did).
+void add_cpu_time(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& success,
+                  const SysRoot& root, const host::CgroupFacts& cgroup) {
+    auto modes = host::read_cpu_mode_seconds(root, cgroup.cpuset.value_or(CpuSet()));
+    const bool has_steal = modes && modes->modes > host::kStealMode;
+    mark(success, "cpu_steal", has_steal);
+    if (has_steal) {
+        append(out, counter("hostprobe_cpu_steal_seconds_total",
+                            "CPU time the hypervisor stole, summed over the CPUs of our cpuset "
+                            "(/proc/stat).")
+                        .add(modes->seconds[host::kStealMode]));
+    }
+    mark(success, "cpu_modes", modes.ok());
+    if (!modes) return;
+    FamilyBuilder family = counter("hostprobe_cpu_seconds_total",
+                                   "CPU time spent in each mode, summed over the CPUs of our "
+                                   "cpuset (/proc/stat; guest time is inside user and nice).");
+    for (size_t mode = 0; mode < modes->modes; ++mode)
+        family.add(modes->seconds[mode], {{"mode", host::kCpuModes[mode]}});
+    append(out, std::move(family));
 }
 
 // hostprobe_pressure_<resource>_waiting_seconds_total ("some") and _stalled_seconds_total
@@ -150,7 +163,7 @@ void add_memory(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& succe
 void add_usage_metrics(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& success,
                        const SysRoot& root, const host::HostFacts& facts) {
     add_cpu_usage(out, success, root, facts.cgroup);
-    add_steal(out, success, root, facts.cgroup);
+    add_cpu_time(out, success, root, facts.cgroup);
     add_pressure(out, success, root, facts.cgroup);
     add_memory(out, success, root, facts.cgroup);
 }

@@ -84,7 +84,8 @@ void add_lscpu_rows(Rows& rows, const host::HostFacts& facts) {
 
 void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                         const ecs::TaskMetadata* task_metadata, const task::TaskCost* cost,
-                        const std::optional<host::ThrottlingCounters>& throttling) {
+                        const std::optional<host::ThrottlingCounters>& throttling,
+                        const std::optional<std::string>& live) {
     add_if(rows, "Platform:", facts.hypervisor.platform);
     add_if(rows, "EC2 instance type:", facts.hypervisor.ec2_instance_type);
     const auto& cgroup = facts.cgroup;
@@ -112,6 +113,7 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                                                  format_fixed(counters->throttled_seconds, 3) +
                                                  " s throttled");
     }
+    add_if(rows, "Live:", live);
     if (task_metadata) {
         rows.emplace_back("ECS task:", task_metadata->family + ":" + task_metadata->revision +
                                            " (" + task_metadata->launch_type + ", " +
@@ -136,10 +138,11 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
 // The task's rows are left out outside ECS and for `hostprobe cpu`, which knows only the host.
 std::string host_text_of(const host::HostFacts& facts, const ecs::TaskMetadata* task_metadata,
                          const task::TaskCost* cost,
-                         const std::optional<host::ThrottlingCounters>& throttling) {
+                         const std::optional<host::ThrottlingCounters>& throttling,
+                         const std::optional<std::string>& live) {
     Rows rows;
     add_lscpu_rows(rows, facts);
-    add_hostprobe_rows(rows, facts, task_metadata, cost, throttling);
+    add_hostprobe_rows(rows, facts, task_metadata, cost, throttling, live);
     size_t width = 0;
     for (const auto& row : rows)
         width = std::max(width, row.first.size());
@@ -153,14 +156,16 @@ std::string host_text_of(const host::HostFacts& facts, const ecs::TaskMetadata* 
 }  // namespace
 
 std::string host_text(const host::HostFacts& facts,
-                      const std::optional<host::ThrottlingCounters>& throttling) {
-    return host_text_of(facts, nullptr, nullptr, throttling);
+                      const std::optional<host::ThrottlingCounters>& throttling,
+                      const std::optional<std::string>& live) {
+    return host_text_of(facts, nullptr, nullptr, throttling, live);
 }
 
 std::string host_text(const task::TaskFacts& facts,
-                      const std::optional<host::ThrottlingCounters>& throttling) {
+                      const std::optional<host::ThrottlingCounters>& throttling,
+                      const std::optional<std::string>& live) {
     return host_text_of(facts.host, facts.ecs ? &*facts.ecs : nullptr,
-                        facts.cost ? &*facts.cost : nullptr, throttling);
+                        facts.cost ? &*facts.cost : nullptr, throttling, live);
 }
 
 }  // namespace hostprobe::report

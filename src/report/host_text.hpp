@@ -11,10 +11,13 @@
 
 namespace hostprobe::report {
 
+// `live` is the "Live:" row (report::live_summary); none in a stored probe result.
 std::string host_text(const task::TaskFacts& facts,
-                      const std::optional<host::ThrottlingCounters>& throttling = std::nullopt);
+                      const std::optional<host::ThrottlingCounters>& throttling = std::nullopt,
+                      const std::optional<std::string>& live = std::nullopt);
 // The host alone: no ECS task or cost rows.
 std::string host_text(const host::HostFacts& facts,
-                      const std::optional<host::ThrottlingCounters>& throttling = std::nullopt);
+                      const std::optional<host::ThrottlingCounters>& throttling = std::nullopt,
+                      const std::optional<std::string>& live = std::nullopt);
 
 }  // namespace hostprobe::report

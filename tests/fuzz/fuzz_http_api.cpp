@@ -69,7 +69,7 @@ struct Service {
         : runner(runs::RunnerOptions{4, 16, 1}, daemon.registry,
                  runs::ProbeContextSource{daemon.root, daemon.host},
                  [this](const runs::Run& run) { run_metrics.record_finished(run); }),
-          host_context{daemon.root, daemon.host, exposition, daemon.started},
+          host_context{daemon.root, daemon.host, exposition, daemon.started, live_history},
           // ?wait= would hold a request until a run finishes, and these never do: the limit
           // keeps every wait under a millisecond.
           runs_context{runner, daemon.registry, run_creations, waiters, 0.001} {
@@ -104,6 +104,7 @@ struct Service {
     api::RateLimiter run_creations{30};  // the default; 429s are valid replies too
     api::WaitSlots waiters{2};
     metrics::Exposition exposition;
+    host::LiveHistory live_history;
     runs::Runner runner;
     api::HostApiContext host_context;
     api::RunsApiContext runs_context;

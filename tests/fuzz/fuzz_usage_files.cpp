@@ -1,7 +1,7 @@
 // The scrape-time usage files of issue 17, each through its own parser: cpuacct.usage,
 // cpuacct.stat, v2 cpu.stat usage, PSI pressure files, memory usage, memory.events and
-// /proc/stat's steal summed over a cpuset. Whatever parses must give finite, non-negative
-// values and only the bounded memory.events labels.
+// /proc/stat's steal and time per mode summed over a cpuset. Whatever parses must give finite,
+// non-negative values, only the bounded memory.events labels, and between 4 and 8 CPU modes.
 #include <algorithm>
 #include <cmath>
 
@@ -59,6 +59,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (auto steal = host::parse_steal_seconds(text, 100, *CpuSet::parse_list(list))) {
             FUZZ_CHECK(counter_ok(*steal), shown);
         }
+        if (auto modes = host::parse_cpu_mode_seconds(text, 100, *CpuSet::parse_list(list))) {
+            FUZZ_CHECK(modes->modes >= 4 && modes->modes <= host::kCpuModes.size(), shown);
+            for (double seconds : modes->seconds)
+                FUZZ_CHECK(counter_ok(seconds), shown);
+        }
+    }
+    if (auto modes = host::parse_cpu_mode_seconds(text, 100, CpuSet())) {
+        FUZZ_CHECK(modes->modes >= 4 && modes->modes <= host::kCpuModes.size(), shown);
     }
     return 0;
 }

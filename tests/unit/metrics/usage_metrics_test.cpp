@@ -1,12 +1,15 @@
 // The scrape-time usage families (metrics/usage_metrics) over sysroots built from the fixtures in
 // tests/fixtures/cgroup/usage: cgroup v1 with cpu and cpuacct apart (this host), cgroup v2 with
-// PSI in the cgroup only, and damaged files that fail only their own collector.
+// PSI in the cgroup only, and damaged files that fail only their own collector. GET /v1/host's
+// live readings (host/live_reading) read the same sources, so they are checked on the same trees.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <map>
 
+#include "host/live_reading.hpp"
+#include "host/proc_stat.hpp"
 #include "metrics/host_collector.hpp"
 #include "support/paths.hpp"
 #include "support/temp_tree.hpp"
@@ -208,4 +211,68 @@ TEST_CASE("a damaged file fails only its own collector") {
     CHECK(s.value("hostprobe_pressure_cpu_waiting_seconds_total", "scope", "cgroup") > 0);
     CHECK(s.value("hostprobe_pressure_io_waiting_seconds_total", "scope", "cgroup") == -1);
     CHECK(s.value("hostprobe_pressure_memory_waiting_seconds_total", "scope", "host") == -1);
+}
+
+TEST_CASE("cpu seconds per mode over the cpuset: 8 series, no cpu label") {
+    TempTree tree;
+    write_v1_host(tree);
+    const Scrape s = scrape(tree);
+    CHECK(s.success("cpu_modes") == 1);
+    const auto* family = s.find("hostprobe_cpu_seconds_total");
+    REQUIRE(family != nullptr);
+    REQUIRE(family->metric.size() == host::kCpuModes.size());
+    for (const auto& metric : family->metric) {
+        REQUIRE(metric.label.size() == 1);
+        CHECK(metric.label[0].name == "mode");
+    }
+    const double hz = static_cast<double>(sysconf(_SC_CLK_TCK));
+    // cpuset "1": cpu1's line only.
+    CHECK(s.value("hostprobe_cpu_seconds_total", "mode", "user") == doctest::Approx(5 / hz));
+    CHECK(s.value("hostprobe_cpu_seconds_total", "mode", "idle") == doctest::Approx(50 / hz));
+    CHECK(s.value("hostprobe_cpu_seconds_total", "mode", "steal") ==
+          s.value("hostprobe_cpu_steal_seconds_total"));
+
+    // A kernel without the steal column: 7 series; a malformed line: none, and only cpu_modes
+    // fails.
+    tree.write("proc/stat", "cpu  1 2 3 4 5 6 7\ncpu0 1 2 3 4 5 6 7\ncpu1 1 2 3 4 5 6 7\n");
+    const Scrape old_kernel = scrape(tree);
+    CHECK(old_kernel.find("hostprobe_cpu_seconds_total")->metric.size() == 7);
+    CHECK(old_kernel.value("hostprobe_cpu_seconds_total", "mode", "steal") == -1);
+    tree.write("proc/stat", "cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu1 1 x 3 4\n");
+    const Scrape broken = scrape(tree);
+    CHECK(broken.success("cpu_modes") == 0);
+    CHECK_FALSE(broken.has("hostprobe_cpu_seconds_total"));
+    CHECK(broken.success("cgroup_cpu_usage") == 1);
+}
+
+TEST_CASE("live readings: the scrape's sources, absent ones empty") {
+    TempTree v1;
+    write_v1_host(v1);
+    const SysRoot v1_root(v1.root());
+    const auto v1_facts = host::collect_host_facts(v1_root, host::NoCpuid(), std::nullopt);
+    const auto at = std::chrono::steady_clock::now();
+    const auto v1_reading = host::read_live(v1_root, v1_facts, at);
+    CHECK(v1_reading.at == at);
+    REQUIRE(v1_reading.cgroup_cpu);
+    CHECK(v1_reading.cgroup_cpu->total_seconds == doctest::Approx(5894.769561794));
+    REQUIRE(v1_reading.steal_seconds);
+    CHECK(*v1_reading.steal_seconds == doctest::Approx(400.0 / sysconf(_SC_CLK_TCK)));
+    CHECK(v1_reading.steal_cpus == 1);  // cpuset "1"
+    REQUIRE(v1_reading.throttling);
+    CHECK(v1_reading.host_pressure[0]);
+    CHECK_FALSE(v1_reading.cgroup_pressure[0]);  // v1: no cgroup PSI
+    CHECK(v1_reading.memory_usage_bytes == 747675648u);
+    CHECK_FALSE(v1_reading.memory_events);
+
+    TempTree v2;
+    write_v2(v2);
+    const SysRoot v2_root(v2.root());
+    const auto v2_facts = host::collect_host_facts(v2_root, host::NoCpuid(), std::nullopt);
+    const auto v2_reading = host::read_live(v2_root, v2_facts, at);
+    CHECK_FALSE(v2_reading.steal_seconds);  // no /proc/stat
+    CHECK_FALSE(v2_reading.host_pressure[0]);
+    REQUIRE(v2_reading.cgroup_pressure[0]);
+    CHECK(*v2_reading.cgroup_pressure[0]->full_seconds == doctest::Approx(61.834122));
+    REQUIRE(v2_reading.memory_events);
+    CHECK(v2_reading.memory_events->size() == 6);
 }
