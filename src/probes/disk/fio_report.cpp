@@ -1,5 +1,6 @@
 #include "probes/disk/fio_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/strings.hpp"
@@ -33,6 +34,33 @@ std::string iops_text(double iops) {
     return format_fixed(iops, 0);
 }
 
+// "840 ns", "210 µs", "4.1 ms", "1.25 s".
+std::string latency_text(uint64_t nanoseconds) {
+    const auto value = static_cast<double>(nanoseconds);
+    if (value < 1e3) return format_fixed(value, 0) + " ns";
+    if (value < 1e6) return format_fixed(value / 1e3, value < 1e4 ? 1 : 0) + " µs";
+    if (value < 1e9) return format_fixed(value / 1e6, 1) + " ms";
+    return format_fixed(value / 1e9, 2) + " s";
+}
+
+// "p99 per second: min 210 µs, median 250 µs, max 4.1 ms (second 7)": the spread of the
+// per-second p99 (the median is the lower middle one), and where the worst was (its index in
+// iops_series). Empty when no second has one.
+std::string p99_per_second_text(const LatencySeries& series) {
+    std::vector<uint64_t> values;
+    size_t worst_second = 0;
+    for (size_t second = 0; second < series.size(); ++second) {
+        if (!series[second]) continue;
+        if (values.empty() || *series[second] > *series[worst_second]) worst_second = second;
+        values.push_back(*series[second]);
+    }
+    if (values.empty()) return "";
+    std::sort(values.begin(), values.end());
+    return "    clat p99 per second: min " + latency_text(values.front()) + ", median " +
+           latency_text(values[(values.size() - 1) / 2]) + ", max " + latency_text(values.back()) +
+           " (second " + std::to_string(worst_second) + ")\n";
+}
+
 std::string direction_text(const char* name, const DiskDirection& direction) {
     const LatencySummary& clat = direction.clat;
     std::string out = std::string("  ") + name + ": IOPS=" + iops_text(direction.iops) +
@@ -53,6 +81,7 @@ std::string direction_text(const char* name, const DiskDirection& direction) {
             (i % 4 == 0 ? "     | " : " ") + std::string(cell) + (i + 1 < points.size() ? "," : "");
         if (i % 4 == 3 || i + 1 == points.size()) out += "\n";
     }
+    out += p99_per_second_text(direction.clat_p99_series_ns);
     return out;
 }
 
