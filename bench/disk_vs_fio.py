@@ -28,7 +28,9 @@ def hostprobe(rw, numjobs):
     return {"iops": side["iops"], "p50": side["clat_ns"]["percentile"]["50.000000"],
             "p99": side["clat_ns"]["percentile"]["99.000000"],
             "cpu_per_io": (result["usr_cpu_seconds"] + result["sys_cpu_seconds"]) / max(1, side["total_ios"]),
-            "p99_seconds": [p99 for p99 in side.get("clat_p99_series_ns", []) if p99 is not None]}
+            # The entry after the runtime holds only the I/Os in flight at the deadline; fio logs no such
+            # partial second.
+            "p99_seconds": [p99 for p99 in side.get("clat_p99_series_ns", [])[:RUNTIME] if p99 is not None]}
 
 
 def plat_value(index):

@@ -105,11 +105,11 @@ bool writes(RwPattern rw) {
     return rw == RwPattern::write || rw == RwPattern::randwrite || rw == RwPattern::randrw;
 }
 
-// The highest per-second p99, if any second has one.
-std::optional<uint64_t> worst_second_p99(const LatencySeries& series) {
+// The highest p99 of the first `seconds` seconds, if any has one.
+std::optional<uint64_t> worst_second_p99(const LatencySeries& series, size_t seconds) {
     std::optional<uint64_t> worst;
-    for (const auto& p99 : series) {
-        if (p99 && (!worst || *p99 > *worst)) worst = p99;
+    for (size_t second = 0; second < std::min(seconds, series.size()); ++second) {
+        if (series[second] && (!worst || *series[second] > *worst)) worst = series[second];
     }
     return worst;
 }
@@ -335,7 +335,9 @@ std::vector<prometheus::MetricFamily> DiskProbe::metrics(const DiskResult& resul
         const LatencySummary& clat = stats->clat;
         latency.add_summary(labels, clat.count, clat.mean * static_cast<double>(clat.count) / 1e9,
                             exported_quantiles(clat));
-        if (const auto worst = worst_second_p99(stats->clat_p99_series_ns))
+        const size_t full_seconds =
+            seconds_within_runtime(result, stats->clat_p99_series_ns.size());
+        if (const auto worst = worst_second_p99(stats->clat_p99_series_ns, full_seconds))
             worst_second.add(static_cast<double>(*worst) / 1e9, labels);
     }
     std::vector<prometheus::MetricFamily> out;

@@ -127,6 +127,12 @@ DiskDirection direction_of(const DirectionStats& stats, double runtime_seconds) 
             .clat = summarize(stats.clat)};
 }
 
+size_t seconds_within_runtime(const DiskResult& result, size_t series_size) {
+    if (!(result.runtime_seconds > 0) || result.runtime_seconds >= static_cast<double>(series_size))
+        return series_size;
+    return static_cast<size_t>(std::ceil(result.runtime_seconds));
+}
+
 void to_json(json& out, const DiskResult& result) {
     out = {{"directory", result.directory},
            {"job_options", job_json(result.job_options)},

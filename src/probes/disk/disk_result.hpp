@@ -71,6 +71,12 @@ struct DiskResult {
     bool partial = false;        // the run was stopped before its end
 };
 
+// How many seconds of a per-second series lie within the run's runtime. A time-based run's last
+// entry holds only the few I/Os in flight at the deadline, whose p99 is merely their slowest
+// one: summaries (the report's line, the worst-second gauge) leave it out, as fio's histogram
+// log does. All of them when the runtime is unknown.
+size_t seconds_within_runtime(const DiskResult& result, size_t series_size);
+
 // {"directory", "job_options", "read", "write", "iops_series", "usr_cpu_seconds",
 //  "sys_cpu_seconds", "layout_seconds", "runtime_seconds", "partial"}.
 void to_json(nlohmann::json& out, const DiskResult& result);

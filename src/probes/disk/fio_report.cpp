@@ -45,11 +45,11 @@ std::string latency_text(uint64_t nanoseconds) {
 
 // "p99 per second: min 210 µs, median 250 µs, max 4.1 ms (second 7)": the spread of the
 // per-second p99 (the median is the lower middle one), and where the worst was (its index in
-// iops_series). Empty when no second has one.
-std::string p99_per_second_text(const LatencySeries& series) {
+// iops_series), over the seconds within the runtime. Empty when no second has one.
+std::string p99_per_second_text(const LatencySeries& series, size_t seconds) {
     std::vector<uint64_t> values;
     size_t worst_second = 0;
-    for (size_t second = 0; second < series.size(); ++second) {
+    for (size_t second = 0; second < std::min(seconds, series.size()); ++second) {
         if (!series[second]) continue;
         if (values.empty() || *series[second] > *series[worst_second]) worst_second = second;
         values.push_back(*series[second]);
@@ -61,7 +61,7 @@ std::string p99_per_second_text(const LatencySeries& series) {
            " (second " + std::to_string(worst_second) + ")\n";
 }
 
-std::string direction_text(const char* name, const DiskDirection& direction) {
+std::string direction_text(const char* name, const DiskDirection& direction, size_t full_seconds) {
     const LatencySummary& clat = direction.clat;
     std::string out = std::string("  ") + name + ": IOPS=" + iops_text(direction.iops) +
                       ", BW=" + bandwidth(static_cast<double>(direction.bw_bytes)) + "(" +
@@ -81,7 +81,7 @@ std::string direction_text(const char* name, const DiskDirection& direction) {
             (i % 4 == 0 ? "     | " : " ") + std::string(cell) + (i + 1 < points.size() ? "," : "");
         if (i % 4 == 3 || i + 1 == points.size()) out += "\n";
     }
-    out += p99_per_second_text(direction.clat_p99_series_ns);
+    out += p99_per_second_text(direction.clat_p99_series_ns, full_seconds);
     return out;
 }
 
@@ -95,8 +95,9 @@ std::string fio_report(const DiskResult& result) {
                       ", iodepth=" + std::to_string(iodepth) + "\n";
     out += "hostprobe: (groupid=0, jobs=" + std::to_string(options.numjobs) + "): err= 0\n";
     if (result.partial) out += "  (partial: the run was cancelled)\n";
-    if (result.read.total_ios > 0) out += direction_text("read", result.read);
-    if (result.write.total_ios > 0) out += direction_text("write", result.write);
+    const size_t full_seconds = seconds_within_runtime(result, result.iops_series.size());
+    if (result.read.total_ios > 0) out += direction_text("read", result.read, full_seconds);
+    if (result.write.total_ios > 0) out += direction_text("write", result.write, full_seconds);
     char cpu[128];
     std::snprintf(cpu, sizeof cpu, "  cpu          : usr=%.2fs, sys=%.2fs\n",
                   result.usr_cpu_seconds, result.sys_cpu_seconds);

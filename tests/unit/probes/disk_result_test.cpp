@@ -189,9 +189,12 @@ TEST_CASE("the fio report of a result, as the code before the typed result wrote
           "    clat p99 per second: min 26 µs, median 26 µs, max 26 µs (second 0)\n"
           "  cpu          : usr=0.25s, sys=0.75s\n");
 
-    // Units by size; the median of an even count is the lower middle one; null seconds skipped.
+    // Units by size; the median of an even count is the lower middle one; null seconds skipped,
+    // and the one after the runtime (only the I/Os in flight at the deadline).
     DiskResult spread = fixed_disk_result();
-    spread.read.clat_p99_series_ns = {840, 4'100'000, 1'250'000'000, std::nullopt, 250'000};
+    spread.runtime_seconds = 5;
+    spread.read.clat_p99_series_ns = {840,          4'100'000, 1'250'000'000,
+                                      std::nullopt, 250'000,   9'000'000'000};
     CHECK(fio_report(spread).find(
               "    clat p99 per second: min 840 ns, median 250 µs, max 1.25 s (second 2)\n") !=
           std::string::npos);
@@ -224,6 +227,15 @@ TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") 
     CHECK(text.find("hostprobe_disk_latency_p99_worst_second_seconds{" + read + "} 1.7e-05\n" +
                     "hostprobe_disk_latency_p99_worst_second_seconds{" + write +
                     "} 2.5999999999999998e-05\n") != std::string::npos);
+
+    // Not the second after the runtime.
+    json one_second = with_p99_series(json::parse(kFixedDiskResult));
+    one_second["runtime_seconds"] = 1.0;
+    families = disk_metrics_of(one_second);
+    REQUIRE(families.ok());
+    CHECK(testing::families_text(*families).find(
+              "hostprobe_disk_latency_p99_worst_second_seconds{" + read + "} 1.2e-05\n") !=
+          std::string::npos);
 
     // A read-only pattern exports its read direction alone.
     json randread = with_p99_series(json::parse(kFixedDiskResult));
