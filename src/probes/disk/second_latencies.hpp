@@ -1,5 +1,6 @@
-// The completion-latency p99 of each second of a disk run, all jobs together (like fio's
-// --write_lat_log with log_avg_msec=1000, but a percentile instead of a mean), in bounded memory:
+// The completion-latency p99 of each second of a disk run, all jobs together (what fio's
+// --write_hist_log with log_hist_msec=1000 gives, read with fio's percentile rule; its
+// --write_lat_log would give means), in bounded memory:
 // no I/O is kept, only one histogram per direction and job for the second a job is completing
 // in, and one merged pair per second still open. A job hands its second over when its
 // completions move past it; a second is summed up into its p99, and its histograms freed, once
