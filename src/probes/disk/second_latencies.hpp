@@ -1,10 +1,10 @@
 // The completion-latency p99 of each second of a disk run, all jobs together (what fio's
 // --write_hist_log with log_hist_msec=1000 gives, read with fio's percentile rule; its
-// --write_lat_log would give means), in bounded memory:
-// no I/O is kept, only one histogram per direction and job for the second a job is completing
-// in, and one merged pair per second still open. A job hands its second over when its
-// completions move past it; a second is summed up into its p99, and its histograms freed, once
-// every job has moved past it (a job's completions never go back in time).
+// --write_lat_log would give means), in bounded memory: no I/O is kept, only one histogram per
+// direction and job for the second a job is completing in, and one merged pair per second still
+// open. A job hands its second over when its completions move past it; a second is summed up
+// into its p99, and its histograms freed, once every job has moved past it (a job's completions
+// never go back in time).
 #pragma once
 
 #include <cstddef>
