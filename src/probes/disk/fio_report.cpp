@@ -61,7 +61,8 @@ std::string p99_per_second_text(const LatencySeries& series, size_t seconds) {
            " (second " + std::to_string(worst_second) + ")\n";
 }
 
-std::string direction_text(const char* name, const DiskDirection& direction, size_t full_seconds) {
+std::string direction_text(const char* name, const DiskDirection& direction,
+                           const DiskResult& result) {
     const LatencySummary& clat = direction.clat;
     std::string out = std::string("  ") + name + ": IOPS=" + iops_text(direction.iops) +
                       ", BW=" + bandwidth(static_cast<double>(direction.bw_bytes)) + "(" +
@@ -81,7 +82,8 @@ std::string direction_text(const char* name, const DiskDirection& direction, siz
             (i % 4 == 0 ? "     | " : " ") + std::string(cell) + (i + 1 < points.size() ? "," : "");
         if (i % 4 == 3 || i + 1 == points.size()) out += "\n";
     }
-    out += p99_per_second_text(direction.clat_p99_series_ns, full_seconds);
+    const LatencySeries& p99s = direction.clat_p99_series_ns;
+    out += p99_per_second_text(p99s, seconds_within_runtime(result, p99s.size()));
     return out;
 }
 
@@ -95,9 +97,8 @@ std::string fio_report(const DiskResult& result) {
                       ", iodepth=" + std::to_string(iodepth) + "\n";
     out += "hostprobe: (groupid=0, jobs=" + std::to_string(options.numjobs) + "): err= 0\n";
     if (result.partial) out += "  (partial: the run was cancelled)\n";
-    const size_t full_seconds = seconds_within_runtime(result, result.iops_series.size());
-    if (result.read.total_ios > 0) out += direction_text("read", result.read, full_seconds);
-    if (result.write.total_ios > 0) out += direction_text("write", result.write, full_seconds);
+    if (result.read.total_ios > 0) out += direction_text("read", result.read, result);
+    if (result.write.total_ios > 0) out += direction_text("write", result.write, result);
     char cpu[128];
     std::snprintf(cpu, sizeof cpu, "  cpu          : usr=%.2fs, sys=%.2fs\n",
                   result.usr_cpu_seconds, result.sys_cpu_seconds);
