@@ -1,10 +1,12 @@
 """The work of bench/disk_vs_fio.sh (see there). hostprobe's jobs are threads, so fio runs with --thread."""
+import collections
 import glob
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 from probe_niceness import like_the_probe
 
@@ -25,21 +27,63 @@ def hostprobe(rw, numjobs):
     side = result["read" if rw.endswith("read") else "write"]
     return {"iops": side["iops"], "p50": side["clat_ns"]["percentile"]["50.000000"],
             "p99": side["clat_ns"]["percentile"]["99.000000"],
-            "cpu_per_io": (result["usr_cpu_seconds"] + result["sys_cpu_seconds"]) / max(1, side["total_ios"])}
+            "cpu_per_io": (result["usr_cpu_seconds"] + result["sys_cpu_seconds"]) / max(1, side["total_ios"]),
+            # The entry after the runtime holds only the I/Os in flight at the deadline; fio logs no such
+            # partial second.
+            "p99_seconds": [p99 for p99 in side.get("clat_p99_series_ns", [])[:RUNTIME] if p99 is not None]}
+
+
+def plat_value(index):
+    """fio's plat_idx_to_val (and hostprobe's LatencyHistogram::value_of): a bucket's middle, in ns."""
+    if index < 128:
+        return index
+    error_bits = (index >> 6) - 1
+    return (1 << (error_bits + 6)) + int((index % 64 + 0.5) * (1 << error_bits))
+
+
+def fio_p99_seconds(prefix, direction):
+    """Per-second p99 from fio's --write_hist_log with --log_hist_msec=1000: each line is one job's
+    clat histogram of one interval (msec, direction, bs, then a count per bucket); the jobs' lines of
+    the same second are summed, then read with fio's percentile rule. fio logs no partial last second."""
+    seconds = collections.defaultdict(lambda: collections.Counter())
+    for path in glob.glob(prefix + "_clat_hist.*.log"):
+        with open(path) as log:
+            for line in log:
+                fields = [int(field) for field in line.split(",")]
+                if fields[1] != direction:
+                    continue
+                second = seconds[max(0, round(fields[0] / 1000) - 1)]
+                for index, count in enumerate(fields[3:]):
+                    if count:
+                        second[index] += count
+    p99s = []
+    for _, buckets in sorted(seconds.items()):
+        total, running = sum(buckets.values()), 0
+        for index in sorted(buckets):
+            running += buckets[index]
+            if running >= 0.99 * total:
+                p99s.append(plat_value(index))
+                break
+    return p99s
 
 
 def fio(rw, numjobs):
-    out = subprocess.run(
-        ["fio", "--name=hostprobe-bench", "--directory=" + DIRECTORY, "--ioengine=psync", "--direct=1", "--rw=" + rw,
-         "--bs=16k", "--size=" + SIZE, "--numjobs=%d" % numjobs, "--time_based", "--runtime=%d" % RUNTIME,
-         "--group_reporting", "--norandommap", "--thread", "--output-format=json"],
-        capture_output=True, text=True, check=True, preexec_fn=like_the_probe).stdout
+    with tempfile.TemporaryDirectory(prefix="hostprobe-bench-hist") as logs:
+        prefix = os.path.join(logs, "bench")
+        out = subprocess.run(
+            ["fio", "--name=hostprobe-bench", "--directory=" + DIRECTORY, "--ioengine=psync", "--direct=1",
+             "--rw=" + rw, "--bs=16k", "--size=" + SIZE, "--numjobs=%d" % numjobs, "--time_based",
+             "--runtime=%d" % RUNTIME, "--group_reporting", "--norandommap", "--thread", "--output-format=json",
+             "--write_hist_log=" + prefix, "--log_hist_msec=1000"],
+            capture_output=True, text=True, check=True, preexec_fn=like_the_probe).stdout
+        p99_seconds = fio_p99_seconds(prefix, 0 if rw.endswith("read") else 1)
     job = json.loads(out[out.index("{"):])["jobs"][0]
     side = job["read" if rw.endswith("read") else "write"]
     # fio's usr_cpu/sys_cpu are percent of the summed job runtime.
     cpu_seconds = (job["usr_cpu"] + job["sys_cpu"]) / 100 * job["job_runtime"] / 1000
     return {"iops": side["iops"], "p50": side["clat_ns"]["percentile"]["50.000000"],
-            "p99": side["clat_ns"]["percentile"]["99.000000"], "cpu_per_io": cpu_seconds / max(1, side["total_ios"])}
+            "p99": side["clat_ns"]["percentile"]["99.000000"], "cpu_per_io": cpu_seconds / max(1, side["total_ios"]),
+            "p99_seconds": p99_seconds}
 
 
 def report(name, ratio, low, high):
@@ -75,6 +119,15 @@ try:
         report(name + ": p50 clat", paired("p50"), 0.85, 1.15)
         report(name + ": p99 clat", paired("p99"), 0.85, 1.15)
         report(name + ": CPU per I/O", paired("cpu_per_io"), 0, 1.2)
+        # Per-second p99 (issue 17): the median and the worst second of each run, beside fio's from its
+        # histogram log; shown, not held to a target.
+        for pick, label in ((statistics.median, "median"), (max, "worst")):
+            ratios = [pick(o["p99_seconds"]) / pick(t["p99_seconds"]) for o, t in zip(ours, theirs)
+                      if o["p99_seconds"] and t["p99_seconds"]]
+            print("  per-second p99, %-6s second (us): hostprobe %s, fio %s; ratio %s" % (
+                label, [round(pick(o["p99_seconds"]) / 1e3) for o in ours if o["p99_seconds"]],
+                [round(pick(t["p99_seconds"]) / 1e3) for t in theirs if t["p99_seconds"]],
+                "%.3f" % statistics.median(ratios) if ratios else "n/a"))
 finally:
     for leftover in glob.glob(os.path.join(DIRECTORY, "hostprobe-bench.*")):
         os.unlink(leftover)

@@ -81,20 +81,26 @@ class IoPlan {
 // Records completions of the measured part.
 class Recorder {
   public:
-    Recorder(DiskJobResult& result, DiskProgress& progress, int64_t measure_from_ns)
-        : result_(result), progress_(progress), measure_from_ns_(measure_from_ns) {}
+    Recorder(DiskJobResult& result, DiskProgress& progress, SecondLatencySink sink,
+             int64_t measure_from_ns)
+        : result_(result), progress_(progress), sink_(sink), measure_from_ns_(measure_from_ns) {}
 
     void complete(bool read, uint64_t bytes, int64_t issued_ns, int64_t completed_ns) {
         if (issued_ns < measure_from_ns_) return;  // ramp time
         DirectionStats& stats = read ? result_.read : result_.write;
-        stats.clat.record(static_cast<uint64_t>(completed_ns - issued_ns));
+        const auto latency = static_cast<uint64_t>(completed_ns - issued_ns);
+        stats.clat.record(latency);
         ++stats.ios;
         stats.bytes += bytes;
         const auto second = static_cast<size_t>((completed_ns - measure_from_ns_) / 1'000'000'000);
         if (second >= result_.ios_per_second.size()) result_.ios_per_second.resize(second + 1, 0);
         ++result_.ios_per_second[second];
+        if (second > second_) hand_over(second);
+        (read ? second_read_ : second_write_).record(latency);
         progress_.measured_ios.fetch_add(1, std::memory_order_relaxed);
     }
+    // The job completes nothing more.
+    void finish() { hand_over(SIZE_MAX); }
     uint64_t measured_ios() const { return result_.read.ios + result_.write.ios; }
     // After a submission: how many I/Os are in flight now.
     void in_flight(unsigned count) {
@@ -102,9 +108,20 @@ class Recorder {
     }
 
   private:
+    void hand_over(size_t next_second) {
+        sink_.seconds.hand_over(sink_.job, second_, second_read_, second_write_, next_second);
+        second_ = next_second;
+        second_read_ = {};
+        second_write_ = {};
+    }
+
     DiskJobResult& result_;
     DiskProgress& progress_;
+    SecondLatencySink sink_;
     int64_t measure_from_ns_;
+    size_t second_ = 0;  // the second second_read_ and second_write_ hold
+    LatencyHistogram second_read_;
+    LatencyHistogram second_write_;
 };
 
 std::string lay_out(const DiskJobOptions& options, int fd, DiskProgress& progress,
@@ -289,20 +306,21 @@ void DirectionStats::merge(const DirectionStats& other) {
 }
 
 DiskJobResult run_disk_job(const DiskJobOptions& options, int fd, StartGate& gate,
-                           DiskProgress& progress, std::stop_token stop) {
+                           DiskProgress& progress, SecondLatencySink sink, std::stop_token stop) {
     DiskJobResult result;
     result.error = lay_out(options, fd, progress, stop);
     gate.ready.count_down();
     gate.go.wait();
     if (!result.error.empty() || stop.stop_requested()) {
         result.partial = stop.stop_requested();
+        sink.seconds.finish(sink.job);
         return result;
     }
     const int64_t start = gate.start_ns.load();
     const Limits limits{start + static_cast<int64_t>(options.ramp_seconds * 1e9),
                         gate.deadline_ns.load(),
                         options.time_based ? UINT64_MAX : options.file_size / options.block};
-    Recorder recorder(result, progress, limits.measure_from_ns);
+    Recorder recorder(result, progress, sink, limits.measure_from_ns);
     const CpuTimes cpu_before = thread_cpu_times();
     bool partial = false;
 #ifdef HOSTPROBE_HAVE_IO_URING
@@ -312,6 +330,7 @@ DiskJobResult run_disk_job(const DiskJobOptions& options, int fd, StartGate& gat
 #else
     result.error = run_psync(options, fd, limits, recorder, stop, partial);
 #endif
+    recorder.finish();
     const CpuTimes cpu_after = thread_cpu_times();
     result.usr_seconds = cpu_after.user - cpu_before.user;
     result.sys_seconds = cpu_after.system - cpu_before.system;

@@ -11,6 +11,7 @@
 
 #include "core/result.hpp"
 #include "probes/common/start_gate.hpp"
+#include "probes/disk/second_latencies.hpp"
 #include "probes/storage/latency_histogram.hpp"
 
 namespace hostprobe::probes {
@@ -63,9 +64,15 @@ struct DiskProgress {
     std::atomic<uint64_t> measured_ios{0};
 };
 
+// Where job `job` hands over each second's latencies (shared by the jobs of a run).
+struct SecondLatencySink {
+    SecondLatencies& seconds;
+    unsigned job = 0;
+};
+
 // Lays out `fd` (already created), waits at the gate, measures until the gate's deadline, the
 // I/O count of a non-time-based run, or the stop token.
 DiskJobResult run_disk_job(const DiskJobOptions& options, int fd, StartGate& gate,
-                           DiskProgress& progress, std::stop_token stop);
+                           DiskProgress& progress, SecondLatencySink sink, std::stop_token stop);
 
 }  // namespace hostprobe::probes

@@ -105,6 +105,15 @@ bool writes(RwPattern rw) {
     return rw == RwPattern::write || rw == RwPattern::randwrite || rw == RwPattern::randrw;
 }
 
+// The highest p99 of the first `seconds` seconds, if any has one.
+std::optional<uint64_t> worst_second_p99(const LatencySeries& series, size_t seconds) {
+    std::optional<uint64_t> worst;
+    for (size_t second = 0; second < std::min(seconds, series.size()); ++second) {
+        if (series[second] && (!worst || *series[second] > *worst)) worst = series[second];
+    }
+    return worst;
+}
+
 }  // namespace
 
 DiskProbe::DiskProbe(const ProbeSetup& setup)
@@ -222,13 +231,15 @@ Result<DiskResult> DiskProbe::measure(const runs::ProbeContext& context, const j
 
     StartGate gate(plan.numjobs);
     DiskProgress progress;
+    SecondLatencies seconds(plan.numjobs);
     std::vector<std::future<DiskJobResult>> jobs;
     for (unsigned job = 0; job < plan.numjobs; ++job) {
         DiskJobOptions options = plan.job;
         options.seed = std::hash<std::string>{}(context.run_id) + job * 7919;
+        const SecondLatencySink sink{seconds, job};
         jobs.push_back(std::async(std::launch::async, [options, fd = descriptors[job].get(), &gate,
-                                                       &progress, stop = context.stop] {
-            return run_disk_job(options, fd, gate, progress, stop);
+                                                       &progress, sink, stop = context.stop] {
+            return run_disk_job(options, fd, gate, progress, sink, stop);
         }));
     }
 
@@ -286,6 +297,8 @@ Result<DiskResult> DiskProbe::measure(const runs::ProbeContext& context, const j
     result.job_options = job_echo(params, used);
     result.read = direction_of(read, result.runtime_seconds);
     result.write = direction_of(write, result.runtime_seconds);
+    result.read.clat_p99_series_ns = seconds.read_p99(series.size());
+    result.write.clat_p99_series_ns = seconds.write_p99(series.size());
     result.layout_seconds = layout_seconds;
     return result;
 }
@@ -303,6 +316,9 @@ std::vector<prometheus::MetricFamily> DiskProbe::metrics(const DiskResult& resul
     metrics::FamilyBuilder latency =
         metrics::summary("hostprobe_disk_latency_seconds",
                          "Completion latency quantiles of the last completed disk run.");
+    metrics::FamilyBuilder worst_second =
+        metrics::gauge("hostprobe_disk_latency_p99_worst_second_seconds",
+                       "Highest per-second completion latency p99 of the last completed disk run.");
     const DiskJobEcho& options = result.job_options;
     const RwPattern rw = parse_rw(options.rw).value_or(RwPattern::randread);
     const std::pair<const char*, const DiskDirection*> directions[] = {{"read", &result.read},
@@ -319,11 +335,16 @@ std::vector<prometheus::MetricFamily> DiskProbe::metrics(const DiskResult& resul
         const LatencySummary& clat = stats->clat;
         latency.add_summary(labels, clat.count, clat.mean * static_cast<double>(clat.count) / 1e9,
                             exported_quantiles(clat));
+        const size_t full_seconds =
+            seconds_within_runtime(result, stats->clat_p99_series_ns.size());
+        if (const auto worst = worst_second_p99(stats->clat_p99_series_ns, full_seconds))
+            worst_second.add(static_cast<double>(*worst) / 1e9, labels);
     }
     std::vector<prometheus::MetricFamily> out;
     metrics::append(out, std::move(iops));
     metrics::append(out, std::move(bandwidth));
     metrics::append(out, std::move(latency));
+    metrics::append(out, std::move(worst_second));
     return out;
 }
 

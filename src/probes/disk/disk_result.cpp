@@ -68,11 +68,35 @@ DiskJobEcho job_from(const json& in) {
     return job;
 }
 
+json latency_series_json(const LatencySeries& series) {
+    json out = json::array();
+    for (const auto& p99 : series)
+        out.push_back(p99 ? json(*p99) : json(nullptr));
+    return out;
+}
+
+LatencySeries latency_series_from(const json& in) {
+    if (!in.is_array()) throw std::invalid_argument("clat_p99_series_ns is not an array");
+    LatencySeries series;
+    for (const auto& p99 : in) {
+        if (p99.is_null()) {
+            series.emplace_back();
+        } else {
+            series.emplace_back(integer_or_throw<uint64_t>(p99));
+        }
+    }
+    return series;
+}
+
 json direction_json(const DiskDirection& direction) {
-    return {{"io_bytes", direction.io_bytes},   {"io_kbytes", direction.io_kbytes},
-            {"bw_bytes", direction.bw_bytes},   {"bw", direction.bw},
-            {"iops", direction.iops},           {"runtime", direction.runtime_ms},
-            {"total_ios", direction.total_ios}, {"clat_ns", direction.clat}};
+    json out = {{"io_bytes", direction.io_bytes},   {"io_kbytes", direction.io_kbytes},
+                {"bw_bytes", direction.bw_bytes},   {"bw", direction.bw},
+                {"iops", direction.iops},           {"runtime", direction.runtime_ms},
+                {"total_ios", direction.total_ios}, {"clat_ns", direction.clat}};
+    // Absent rather than empty, so a result from before it is written back as it was.
+    if (!direction.clat_p99_series_ns.empty())
+        out["clat_p99_series_ns"] = latency_series_json(direction.clat_p99_series_ns);
+    return out;
 }
 
 DiskDirection direction_from(const json& in) {
@@ -85,6 +109,7 @@ DiskDirection direction_from(const json& in) {
     read_if_present(in, "bw", direction.bw, as_count);
     read_if_present(in, "runtime", direction.runtime_ms, as_count);
     read_if_present(in, "total_ios", direction.total_ios, as_count);
+    read_if_present(in, "clat_p99_series_ns", direction.clat_p99_series_ns, latency_series_from);
     return direction;
 }
 
@@ -100,6 +125,12 @@ DiskDirection direction_of(const DirectionStats& stats, double runtime_seconds) 
             .runtime_ms = static_cast<uint64_t>(runtime_seconds * 1000),
             .total_ios = stats.ios,
             .clat = summarize(stats.clat)};
+}
+
+size_t seconds_within_runtime(const DiskResult& result, size_t series_size) {
+    if (!(result.runtime_seconds > 0) || result.runtime_seconds >= static_cast<double>(series_size))
+        return series_size;
+    return static_cast<size_t>(std::ceil(result.runtime_seconds));
 }
 
 void to_json(json& out, const DiskResult& result) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "probes/disk/disk_job.hpp"
+#include "probes/disk/second_latencies.hpp"
 #include "probes/storage/latency_summary.hpp"
 
 namespace hostprobe::probes {
@@ -49,6 +50,9 @@ struct DiskDirection {
     uint64_t runtime_ms = 0;  // "runtime"
     uint64_t total_ios = 0;
     LatencySummary clat;  // "clat_ns"
+    // The clat p99 of each second of iops_series (null where this direction completed
+    // nothing); empty in results from before it and when iops_series is, and then not written.
+    LatencySeries clat_p99_series_ns;
 };
 
 // A direction's figures over the group's runtime, as fio reports them.
@@ -67,9 +71,17 @@ struct DiskResult {
     bool partial = false;        // the run was stopped before its end
 };
 
+// How many seconds of a per-second series lie within the run's runtime. A time-based run's last
+// entry holds only the few I/Os in flight at the deadline, whose p99 is merely their slowest
+// one: summaries (the report's line, the worst-second gauge) leave it out, as fio's histogram
+// log does. All of them when the runtime is unknown.
+size_t seconds_within_runtime(const DiskResult& result, size_t series_size);
+
 // {"directory", "job_options", "read", "write", "iops_series", "usr_cpu_seconds",
 //  "sys_cpu_seconds", "layout_seconds", "runtime_seconds", "partial"}.
 void to_json(nlohmann::json& out, const DiskResult& result);
+// Each direction also holds "clat_p99_series_ns": [ns or null, ...], one per iops_series entry
+// (absent when empty).
 // Throws on a result the metrics cannot read (it came from a damaged or foreign journal):
 // `directory`, the job options' `rw` and `bs`, and each direction's `iops`, `bw_bytes` and
 // `clat_ns` are required; the other fields are read when present, with their types checked,

@@ -1,5 +1,6 @@
 #include "probes/disk/fio_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/strings.hpp"
@@ -33,7 +34,35 @@ std::string iops_text(double iops) {
     return format_fixed(iops, 0);
 }
 
-std::string direction_text(const char* name, const DiskDirection& direction) {
+// "840 ns", "210 µs", "4.1 ms", "1.25 s".
+std::string latency_text(uint64_t nanoseconds) {
+    const auto value = static_cast<double>(nanoseconds);
+    if (value < 1e3) return format_fixed(value, 0) + " ns";
+    if (value < 1e6) return format_fixed(value / 1e3, value < 1e4 ? 1 : 0) + " µs";
+    if (value < 1e9) return format_fixed(value / 1e6, 1) + " ms";
+    return format_fixed(value / 1e9, 2) + " s";
+}
+
+// "p99 per second: min 210 µs, median 250 µs, max 4.1 ms (second 7)": the spread of the
+// per-second p99 (the median is the lower middle one), and where the worst was (its index in
+// iops_series), over the seconds within the runtime. Empty when no second has one.
+std::string p99_per_second_text(const LatencySeries& series, size_t seconds) {
+    std::vector<uint64_t> values;
+    size_t worst_second = 0;
+    for (size_t second = 0; second < std::min(seconds, series.size()); ++second) {
+        if (!series[second]) continue;
+        if (values.empty() || *series[second] > *series[worst_second]) worst_second = second;
+        values.push_back(*series[second]);
+    }
+    if (values.empty()) return "";
+    std::sort(values.begin(), values.end());
+    return "    clat p99 per second: min " + latency_text(values.front()) + ", median " +
+           latency_text(values[(values.size() - 1) / 2]) + ", max " + latency_text(values.back()) +
+           " (second " + std::to_string(worst_second) + ")\n";
+}
+
+std::string direction_text(const char* name, const DiskDirection& direction,
+                           const DiskResult& result) {
     const LatencySummary& clat = direction.clat;
     std::string out = std::string("  ") + name + ": IOPS=" + iops_text(direction.iops) +
                       ", BW=" + bandwidth(static_cast<double>(direction.bw_bytes)) + "(" +
@@ -53,6 +82,8 @@ std::string direction_text(const char* name, const DiskDirection& direction) {
             (i % 4 == 0 ? "     | " : " ") + std::string(cell) + (i + 1 < points.size() ? "," : "");
         if (i % 4 == 3 || i + 1 == points.size()) out += "\n";
     }
+    const LatencySeries& p99s = direction.clat_p99_series_ns;
+    out += p99_per_second_text(p99s, seconds_within_runtime(result, p99s.size()));
     return out;
 }
 
@@ -66,8 +97,8 @@ std::string fio_report(const DiskResult& result) {
                       ", iodepth=" + std::to_string(iodepth) + "\n";
     out += "hostprobe: (groupid=0, jobs=" + std::to_string(options.numjobs) + "): err= 0\n";
     if (result.partial) out += "  (partial: the run was cancelled)\n";
-    if (result.read.total_ios > 0) out += direction_text("read", result.read);
-    if (result.write.total_ios > 0) out += direction_text("write", result.write);
+    if (result.read.total_ios > 0) out += direction_text("read", result.read, result);
+    if (result.write.total_ios > 0) out += direction_text("write", result.write, result);
     char cpu[128];
     std::snprintf(cpu, sizeof cpu, "  cpu          : usr=%.2fs, sys=%.2fs\n",
                   result.usr_cpu_seconds, result.sys_cpu_seconds);

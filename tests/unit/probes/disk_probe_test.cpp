@@ -57,8 +57,33 @@ DiskJobResult run_one_job(const TempTree& scratch, const DiskJobOptions& options
     gate.deadline_ns = gate.start_ns + int64_t{60'000'000'000};
     gate.go.count_down();
     DiskProgress progress;
+    SecondLatencies seconds(1);
     std::stop_source stop;
-    return run_disk_job(options, fd.get(), gate, progress, stop.get_token());
+    return run_disk_job(options, fd.get(), gate, progress, {seconds, 0}, stop.get_token());
+}
+
+// The per-second p99 of `direction` against the run: one per iops_series entry, null where
+// nothing completed at all, and never outside the run's own latencies (give or take the bucket
+// the histogram reports, <1/64 wide).
+void check_p99_series(const json& result, const char* direction) {
+    INFO(direction);
+    const json& series = result[direction].at("clat_p99_series_ns");
+    const json& iops = result["iops_series"];
+    const json& clat = result[direction]["clat_ns"];
+    REQUIRE(series.size() == iops.size());
+    size_t with_p99 = 0;
+    for (size_t second = 0; second < series.size(); ++second) {
+        if (iops[second] == 0) CHECK(series[second].is_null());
+        if (series[second].is_null()) continue;
+        ++with_p99;
+        const auto p99 = series[second].get<uint64_t>();
+        CHECK(p99 > 0);
+        CHECK(p99 >= clat["min"].get<uint64_t>() * 63 / 64);
+        CHECK(p99 <= clat["max"].get<uint64_t>() * 65 / 64 + 1);
+    }
+    CHECK((with_p99 > 0) == (clat["N"].get<uint64_t>() > 0));
+    // All in one second: that second's p99 is the run's.
+    if (series.size() == 1 && with_p99 == 1) CHECK(series[0] == clat["percentile"]["99.000000"]);
 }
 
 uint64_t sum(const json& series) {
@@ -101,6 +126,8 @@ TEST_CASE("one pass of each pattern: counts, bytes and histograms add up; files 
             CHECK(side["iops"].get<double>() > 0);
             CHECK(side["bw_bytes"].get<uint64_t>() > 0);
         }
+        check_p99_series(result, "read");
+        check_p99_series(result, "write");
         if (std::string(rw) == "randrw") CHECK((reads > 0 && writes > 0));
         CHECK(sum(result["iops_series"]) == reads + writes);
         CHECK(result["job_options"]["bs"] == "4k");
@@ -121,6 +148,13 @@ TEST_CASE("time based with direct I/O and a ramp, where the filesystem allows O_
     CHECK(outcome->result["read"]["total_ios"].get<uint64_t>() > 0);
     CHECK(outcome->result["runtime_seconds"].get<double>() > 0.5);
     CHECK(outcome->result["runtime_seconds"].get<double>() <= 1.01);
+    check_p99_series(outcome->result, "read");
+    // randread: a p99 for every second with I/Os, none for writes.
+    const json& series = outcome->result["read"]["clat_p99_series_ns"];
+    for (size_t second = 0; second < series.size(); ++second)
+        CHECK(series[second].is_null() == (outcome->result["iops_series"][second] == 0));
+    for (const auto& p99 : outcome->result["write"]["clat_p99_series_ns"])
+        CHECK(p99.is_null());
     CHECK(harness.directory_empty());
 }
 
@@ -260,11 +294,17 @@ TEST_CASE("disk metrics: one series per direction the pattern uses, with quantil
     const auto built = probe.result_metrics(outcome->result, 0);
     REQUIRE(built.ok());
     const auto& families = *built;
-    REQUIRE(families.size() == 3);
+    REQUIRE(families.size() == 4);
     CHECK(families[0].name == "hostprobe_disk_iops");
     CHECK(families[0].metric.size() == 1);  // write only
     REQUIRE(families[2].metric.size() == 1);
     CHECK(families[2].type == prometheus::MetricType::Summary);
     CHECK(families[2].metric[0].summary.quantile.size() == 4);  // 0.5, 0.9, 0.99, 0.999
     CHECK(families[2].metric[0].summary.sample_count == 64);
+    // The worst second's p99 is one of the run's latencies: at most its max.
+    CHECK(families[3].name == "hostprobe_disk_latency_p99_worst_second_seconds");
+    REQUIRE(families[3].metric.size() == 1);
+    const double worst = families[3].metric[0].gauge.value;
+    CHECK(worst > 0);
+    CHECK(worst * 1e9 <= outcome->result["write"]["clat_ns"]["max"].get<double>() * 65 / 64 + 1);
 }

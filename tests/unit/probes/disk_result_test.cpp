@@ -62,6 +62,8 @@ DiskResult fixed_disk_result() {
                     .total_ios = 256,
                     .clat = fixed_latency(2000, 256, 1900, 34500, 14500.5, 6200.25)};
     result.iops_series = {900, 380};
+    result.read.clat_p99_series_ns = {12000, 17000};
+    result.write.clat_p99_series_ns = {26000, std::nullopt};
     result.usr_cpu_seconds = 0.25;
     result.sys_cpu_seconds = 0.75;
     result.layout_seconds = 0.125;
@@ -105,6 +107,13 @@ const char* const kFixedDiskResult = R"({
   "usr_cpu_seconds": 0.25, "sys_cpu_seconds": 0.75, "layout_seconds": 0.125,
   "runtime_seconds": 1.5, "partial": true})";
 
+// The per-second p99 fixed_disk_result() adds to kFixedDiskResult.
+json with_p99_series(json result) {
+    result["read"]["clat_p99_series_ns"] = json::parse("[12000, 17000]");
+    result["write"]["clat_p99_series_ns"] = json::parse("[26000, null]");
+    return result;
+}
+
 const DiskProbe& disk_probe() {
     static const DiskProbe disk{ProbeSetup{}};
     return disk;
@@ -119,7 +128,7 @@ Result<std::vector<prometheus::MetricFamily>> disk_metrics_of(const json& result
 
 TEST_CASE("a fixed disk result writes the JSON the probe always wrote, types included") {
     const json written = fixed_disk_result();
-    const json expected = json::parse(kFixedDiskResult);
+    const json expected = with_p99_series(json::parse(kFixedDiskResult));
     CHECK(written == expected);
     // As a client reads it (a parsed document knows no signed non-negative integers).
     CHECK(testing::json_type_shape(json::parse(written.dump())) ==
@@ -140,6 +149,8 @@ TEST_CASE("a disk result survives the JSON round trip, byte for byte") {
     CHECK(restored.read.clat.at_percentile(99.9) == 15000);
     CHECK(restored.write.bw_bytes == 699050);
     CHECK(restored.iops_series == std::vector<uint64_t>{900, 380});
+    CHECK(restored.read.clat_p99_series_ns == LatencySeries{12000, 17000});
+    CHECK(restored.write.clat_p99_series_ns == LatencySeries{26000, std::nullopt});
     CHECK(restored.layout_seconds == 0.125);
     CHECK(restored.partial);
     CHECK(json(restored).dump() == json(original).dump());
@@ -166,6 +177,7 @@ TEST_CASE("the fio report of a result, as the code before the typed result wrote
           "     | 70.00th=[    9], 80.00th=[   10], 90.00th=[   11], 95.00th=[   12],\n"
           "     | 99.00th=[   13], 99.50th=[   14], 99.90th=[   15], 99.95th=[   16],\n"
           "     | 99.99th=[   17]\n"
+          "    clat p99 per second: min 12 µs, median 12 µs, max 17 µs (second 1)\n"
           "  write: IOPS=170, BW=683KiB/s (699kB/s)(1MiB/1500msec)\n"
           "    clat (usec): min=2, max=34, avg=14.50, stdev=6.20\n"
           "    clat percentiles (usec):\n"
@@ -174,7 +186,22 @@ TEST_CASE("the fio report of a result, as the code before the typed result wrote
           "     | 70.00th=[   18], 80.00th=[   20], 90.00th=[   22], 95.00th=[   24],\n"
           "     | 99.00th=[   26], 99.50th=[   28], 99.90th=[   30], 99.95th=[   32],\n"
           "     | 99.99th=[   34]\n"
+          "    clat p99 per second: min 26 µs, median 26 µs, max 26 µs (second 0)\n"
           "  cpu          : usr=0.25s, sys=0.75s\n");
+
+    // Units by size; the median of an even count is the lower middle one; null seconds skipped,
+    // and the one after the runtime (only the I/Os in flight at the deadline).
+    DiskResult spread = fixed_disk_result();
+    spread.runtime_seconds = 5;
+    spread.read.clat_p99_series_ns = {840,          4'100'000, 1'250'000'000,
+                                      std::nullopt, 250'000,   9'000'000'000};
+    CHECK(fio_report(spread).find(
+              "    clat p99 per second: min 840 ns, median 250 µs, max 1.25 s (second 2)\n") !=
+          std::string::npos);
+    // No second with a p99 (all null, or a result from before the series): no line.
+    spread.read.clat_p99_series_ns = {std::nullopt, std::nullopt};
+    spread.write.clat_p99_series_ns = {};
+    CHECK(fio_report(spread).find("per second") == std::string::npos);
 }
 
 TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") {
@@ -193,8 +220,25 @@ TEST_CASE("the gauges of a fixed disk result: each direction the pattern uses") 
               "} count=256 sum=0.0037121279999999999 0.5:1.4e-05 0.9:2.1999999999999999e-05 "
               "0.99:2.5999999999999998e-05 0.999:3.0000000000000001e-05\n");
 
+    // The worst second's p99 of each direction that has one.
+    families = disk_metrics_of(with_p99_series(json::parse(kFixedDiskResult)));
+    REQUIRE(families.ok());
+    const std::string text = testing::families_text(*families);
+    CHECK(text.find("hostprobe_disk_latency_p99_worst_second_seconds{" + read + "} 1.7e-05\n" +
+                    "hostprobe_disk_latency_p99_worst_second_seconds{" + write +
+                    "} 2.5999999999999998e-05\n") != std::string::npos);
+
+    // Not the second after the runtime.
+    json one_second = with_p99_series(json::parse(kFixedDiskResult));
+    one_second["runtime_seconds"] = 1.0;
+    families = disk_metrics_of(one_second);
+    REQUIRE(families.ok());
+    CHECK(testing::families_text(*families).find(
+              "hostprobe_disk_latency_p99_worst_second_seconds{" + read + "} 1.2e-05\n") !=
+          std::string::npos);
+
     // A read-only pattern exports its read direction alone.
-    json randread = json::parse(kFixedDiskResult);
+    json randread = with_p99_series(json::parse(kFixedDiskResult));
     randread["job_options"]["rw"] = "randread";
     families = disk_metrics_of(randread);
     REQUIRE(families.ok());
@@ -218,6 +262,7 @@ TEST_CASE("disk results the old code wrote still parse: the gauges' fields alone
     const auto parsed = disk_probe().parse_result(smallest);
     REQUIRE(parsed.ok());
     CHECK_FALSE(parsed->partial);
+    CHECK(parsed->read.clat_p99_series_ns.empty());
     auto families = disk_metrics_of(smallest);
     REQUIRE(families.ok());
     CHECK(testing::families_text(*families) ==
@@ -289,6 +334,10 @@ TEST_CASE("a damaged disk result gives a parse error, never an exception or garb
         read("bw_bytes", 1e300),
         read("total_ios", -3),
         read("runtime", 0.5),
+        read("clat_p99_series_ns", 5),
+        read("clat_p99_series_ns", json{1, -2}),
+        read("clat_p99_series_ns", json{1.5}),
+        read("clat_p99_series_ns", json{"1"}),
         negative_count,
         fractional_percentile,
     };
