@@ -145,9 +145,27 @@ std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
     add_ecs(out, *facts);
     FamilyBuilder success = collector_success_family();
     add_throttling(out, success, root_, facts->host);
-    add_usage_metrics(out, success, root_, facts->host);
-    append(out, std::move(success));
+    UsageReading usage = usage_reading(facts->host);
+    out.insert(out.end(), std::make_move_iterator(usage.families.begin()),
+               std::make_move_iterator(usage.families.end()));
+    prometheus::MetricFamily all_success = std::move(success).build();
+    all_success.metric.insert(all_success.metric.end(), usage.success.metric.begin(),
+                              usage.success.metric.end());
+    if (!all_success.metric.empty()) out.push_back(std::move(all_success));
     return out;
+}
+
+HostCollector::UsageReading HostCollector::usage_reading(const host::HostFacts& facts) const {
+    std::lock_guard lock(usage_mutex_);
+    const auto now = std::chrono::steady_clock::now();
+    if (!usage_ || now - usage_->at >= kUsageMaxAge) {
+        UsageReading reading{now, {}, {}};
+        FamilyBuilder success = collector_success_family();
+        add_usage_metrics(reading.families, success, root_, facts);
+        reading.success = std::move(success).build();
+        usage_ = std::move(reading);
+    }
+    return *usage_;
 }
 
 std::vector<prometheus::MetricFamily> BuildInfoCollector::Collect() const {
