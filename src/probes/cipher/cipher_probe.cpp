@@ -38,7 +38,7 @@ struct CipherPlan {
     bool sustained = false;
 };
 
-// A sustained run measures its one cell for up to 30 minutes (`seconds` stays at most one).
+// A sustained run measures its one cell for up to 30 minutes (`seconds` stays at most 60 s).
 constexpr double kMaxSustainedSeconds = 1800;
 constexpr double kSustainedWindowSeconds = 60;
 
