@@ -75,7 +75,8 @@ TEST_CASE("under a 0.25 CPU quota most 100 ms slices are throttled and get about
         cpu += slice["cpu_seconds"].get<double>();
     }
     INFO(run["result"]["series"].dump());
-    REQUIRE(fine >= 40);
+    // 4 s of cipher make about 40 such slices; set-up under the quota may take the first few.
+    REQUIRE(fine >= 30);
     CHECK(throttled * 10 >= fine * 7);  // most: the rest straddle no period's end
     const double cpu_ms_per_100ms = cpu / seconds * 100;
     CHECK(cpu_ms_per_100ms > 15);
