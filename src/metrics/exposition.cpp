@@ -1,9 +1,6 @@
 #include "metrics/exposition.hpp"
 
-#include <prometheus/text_serializer.h>
-
 #include <algorithm>
-#include <sstream>
 
 #include "core/utf8.hpp"
 #include "metrics/family_builder.hpp"
@@ -41,21 +38,19 @@ void Exposition::add(std::shared_ptr<const TextSource> source) {
 }
 
 std::string Exposition::render() const {
+    std::string sources_text;
+    std::vector<CollectorOutcome> outcomes;
+    for (const auto& source : sources_)
+        source->render(sources_text, outcomes);
     std::vector<prometheus::MetricFamily> families;
     for (const auto& collectable : collectables_) {
         auto collected = collectable->Collect();
         families.insert(families.end(), std::make_move_iterator(collected.begin()),
                         std::make_move_iterator(collected.end()));
     }
-    std::vector<CollectorOutcome> outcomes;
-    for (const auto& source : sources_)
-        source->append_outcomes(outcomes);
     add_outcomes(families, outcomes);
-    std::ostringstream out;
-    prometheus::TextSerializer().Serialize(out, families);
-    std::string text = std::move(out).str();
-    for (const auto& source : sources_)
-        source->append_to(text);
+    std::string text = to_text(families);
+    text += sources_text;
     // Label values and help come from the host, ECS metadata and paths, and Prometheus refuses
     // the whole page for one byte that is not UTF-8. Every byte >= 0x80 the repair touches lies
     // inside a label value or a help text (names are ASCII, escapes too), so repairing the page

@@ -1,6 +1,7 @@
 // /metrics: gathers every registered collectable and renders Prometheus' text format with
 // prometheus-cpp's TextSerializer (no second web server: cpp-httplib serves it), then appends
-// the text sources, which print (and cache) their own. The page is always valid UTF-8.
+// the text sources, which print (and cache) their own; every part's collector outcome joins one
+// hostprobe_scrape_collector_success family. The page is always valid UTF-8.
 #pragma once
 
 #include <prometheus/collectable.h>

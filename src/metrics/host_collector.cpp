@@ -125,6 +125,24 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& s
     success.add(ok ? 1 : 0, {{"collector", "cgroup_cpu_stat"}});
 }
 
+// The families that describe the task's facts (no file is read).
+std::vector<prometheus::MetricFamily> fact_families(const task::TaskFacts& facts) {
+    std::vector<prometheus::MetricFamily> out;
+    add_identity(out, facts.host);
+    add_capacity(out, facts.host);
+    add_ecs(out, facts);
+    return out;
+}
+
+// The families read from files at scrape time, and their collectors' outcomes in `success`.
+std::vector<prometheus::MetricFamily> read_families(FamilyBuilder& success, const SysRoot& root,
+                                                    const host::HostFacts& facts) {
+    std::vector<prometheus::MetricFamily> out;
+    add_throttling(out, success, root, facts);
+    add_usage_metrics(out, success, root, facts);
+    return out;
+}
+
 }  // namespace
 
 HostCollector::HostCollector(const SysRoot& root, const task::TaskState& facts)
@@ -137,35 +155,44 @@ const std::vector<std::string>& HostCollector::reported_flags() {
     return flags;
 }
 
-std::vector<prometheus::MetricFamily> HostCollector::Collect() const {
-    std::vector<prometheus::MetricFamily> out;
+std::vector<prometheus::MetricFamily> HostCollector::families() const {
     const auto facts = facts_.snapshot();
-    add_identity(out, facts->host);
-    add_capacity(out, facts->host);
-    add_ecs(out, *facts);
+    auto out = fact_families(*facts);
     FamilyBuilder success = collector_success_family();
-    add_throttling(out, success, root_, facts->host);
-    UsageReading usage = usage_reading(facts->host);
-    out.insert(out.end(), std::make_move_iterator(usage.families.begin()),
-               std::make_move_iterator(usage.families.end()));
-    prometheus::MetricFamily all_success = std::move(success).build();
-    all_success.metric.insert(all_success.metric.end(), usage.success.metric.begin(),
-                              usage.success.metric.end());
-    if (!all_success.metric.empty()) out.push_back(std::move(all_success));
+    auto read = read_families(success, root_, facts->host);
+    out.insert(out.end(), std::make_move_iterator(read.begin()),
+               std::make_move_iterator(read.end()));
+    append(out, std::move(success));
     return out;
 }
 
-HostCollector::UsageReading HostCollector::usage_reading(const host::HostFacts& facts) const {
-    std::lock_guard lock(usage_mutex_);
+void HostCollector::render(std::string& out, std::vector<CollectorOutcome>& outcomes) const {
+    const auto facts = facts_.snapshot();
+    out += *facts_text(facts);
+    const Reading now = reading(facts->host);
+    out += *now.text;
+    outcomes.insert(outcomes.end(), now.outcomes.begin(), now.outcomes.end());
+}
+
+std::shared_ptr<const std::string> HostCollector::facts_text(
+    const std::shared_ptr<const task::TaskFacts>& facts) const {
+    std::lock_guard lock(cache_mutex_);
+    if (!facts_text_ || facts_text_->facts != facts)
+        facts_text_ =
+            FactsText{facts, std::make_shared<const std::string>(to_text(fact_families(*facts)))};
+    return facts_text_->text;
+}
+
+HostCollector::Reading HostCollector::reading(const host::HostFacts& facts) const {
+    std::lock_guard lock(cache_mutex_);
     const auto now = std::chrono::steady_clock::now();
-    if (!usage_ || now - usage_->at >= kUsageMaxAge) {
-        UsageReading reading{now, {}, {}};
+    if (!reading_ || now - reading_->at >= kReadingMaxAge) {
         FamilyBuilder success = collector_success_family();
-        add_usage_metrics(reading.families, success, root_, facts);
-        reading.success = std::move(success).build();
-        usage_ = std::move(reading);
+        const auto families = read_families(success, root_, facts);
+        reading_ = Reading{now, std::make_shared<const std::string>(to_text(families)),
+                           outcomes_of(std::move(success).build())};
     }
-    return *usage_;
+    return *reading_;
 }
 
 std::vector<prometheus::MetricFamily> BuildInfoCollector::Collect() const {

@@ -2,6 +2,8 @@
 // does not change between scrapes instead of building and serializing it again each time.
 #pragma once
 
+#include <prometheus/metric_family.h>
+
 #include <string>
 #include <vector>
 
@@ -17,10 +19,15 @@ struct CollectorOutcome {
 class TextSource {
   public:
     virtual ~TextSource() = default;
-    // Appends complete families (# HELP, # TYPE and samples) whose names no other part uses.
-    virtual void append_to(std::string& out) const = 0;
-    // The outcome of each collector this source stands for; asked before append_to.
-    virtual void append_outcomes(std::vector<CollectorOutcome>& outcomes) const { (void)outcomes; }
+    // Appends complete families (# HELP, # TYPE and samples) whose names no other part uses, and
+    // the outcome of each collector this source stands for, from one reading of its data.
+    virtual void render(std::string& out, std::vector<CollectorOutcome>& outcomes) const = 0;
 };
+
+// The families in Prometheus' text format (prometheus-cpp's TextSerializer).
+std::string to_text(const std::vector<prometheus::MetricFamily>& families);
+
+// The samples of a hostprobe_scrape_collector_success family as outcomes.
+std::vector<CollectorOutcome> outcomes_of(const prometheus::MetricFamily& success);
 
 }  // namespace hostprobe::metrics

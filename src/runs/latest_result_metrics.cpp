@@ -1,9 +1,6 @@
 #include "runs/latest_result_metrics.hpp"
 
-#include <prometheus/text_serializer.h>
-
 #include <optional>
-#include <sstream>
 
 #include "runs/runner.hpp"
 
@@ -18,9 +15,7 @@ std::optional<std::string> serialized(const Probe& probe, const Run& run) {
     try {
         auto families = probe.result_metrics(run.result.get(), unix_seconds(*run.finished_at));
         if (!families) return std::nullopt;
-        std::ostringstream text;
-        prometheus::TextSerializer().Serialize(text, *families);
-        return std::move(text).str();
+        return metrics::to_text(*families);
     } catch (const std::exception&) {
         return std::nullopt;
     }
@@ -31,20 +26,15 @@ std::optional<std::string> serialized(const Probe& probe, const Run& run) {
 LatestResultMetrics::LatestResultMetrics(const Runner& runner, const ProbeRegistry& registry)
     : runner_(runner), registry_(registry) {}
 
-void LatestResultMetrics::append_to(std::string& out) const {
+void LatestResultMetrics::render(std::string& out,
+                                 std::vector<metrics::CollectorOutcome>& outcomes) const {
     for (const auto& probe : registry_.probes()) {
         const auto run_id = runner_.latest_succeeded_id(probe->name());
         if (!run_id) continue;
-        if (const auto text = rendered(*probe, *run_id)) out += *text;
-    }
-}
-
-void LatestResultMetrics::append_outcomes(std::vector<metrics::CollectorOutcome>& outcomes) const {
-    for (const auto& probe : registry_.probes()) {
-        const auto run_id = runner_.latest_succeeded_id(probe->name());
-        if (!run_id) continue;
-        if (const auto text = rendered(*probe, *run_id))
-            outcomes.push_back({probe->name() + "_result", text != unparsed_});
+        const auto text = rendered(*probe, *run_id);
+        if (!text) continue;
+        out += *text;
+        outcomes.push_back({probe->name() + "_result", text != unparsed_});
     }
 }
 

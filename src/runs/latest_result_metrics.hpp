@@ -19,9 +19,8 @@ class Runner;
 class LatestResultMetrics final : public metrics::TextSource {
   public:
     LatestResultMetrics(const Runner& runner, const ProbeRegistry& registry);
-    void append_to(std::string& out) const override;
-    // `<probe>_result`: 0 when the newest succeeded run's result did not parse.
-    void append_outcomes(std::vector<metrics::CollectorOutcome>& outcomes) const override;
+    // Outcomes `<probe>_result`: 0 when the newest succeeded run's result did not parse.
+    void render(std::string& out, std::vector<metrics::CollectorOutcome>& outcomes) const override;
 
   private:
     std::shared_ptr<const std::string> rendered(const Probe& probe,

@@ -25,7 +25,7 @@ class OddHost final : public prometheus::Collectable {
 
 class OddText final : public metrics::TextSource {
   public:
-    void append_to(std::string& out) const override {
+    void render(std::string& out, std::vector<metrics::CollectorOutcome>&) const override {
         out +=
             "# HELP test_disk_iops IOPS.\n# TYPE test_disk_iops gauge\n"
             "test_disk_iops{directory=\"/mnt/\xFF\xFE\"} 3\n";
@@ -52,7 +52,7 @@ TEST_CASE("/metrics is valid UTF-8 whatever the collectors and text sources hold
 TEST_CASE("a valid page is rendered as the serializer wrote it") {
     class Plain final : public metrics::TextSource {
       public:
-        void append_to(std::string& out) const override {
+        void render(std::string& out, std::vector<metrics::CollectorOutcome>&) const override {
             out += "# TYPE a gauge\na{b=\"\xC3\xA9\"} 1\n";
         }
     };

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 
@@ -33,7 +34,7 @@ std::string label(const prometheus::ClientMetric& metric, const std::string& nam
 TEST_CASE("host metrics carry the contract's names and labels") {
     const SysRoot root(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4");
     const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
-    const auto families = metrics::HostCollector(root, task::TaskState(facts)).Collect();
+    const auto families = metrics::HostCollector(root, task::TaskState(facts)).families();
     const auto named = by_name(families);
     for (const char* name :
          {"hostprobe_cpu_info", "hostprobe_cpu_flag_info", "hostprobe_cpus_online",
@@ -57,7 +58,7 @@ TEST_CASE("host metrics carry the contract's names and labels") {
     CHECK(flags == std::vector<std::string>{"aes", "pclmulqdq", "avx", "avx2"});
 }
 
-TEST_CASE("no quota, no quota metric; counters are read at scrape time") {
+TEST_CASE("no quota, no quota metric; counters are read afresh each time families() is asked") {
     testing::TempTree tree;
     std::filesystem::copy(testing::fixtures_dir() + "/sysroots/graviton2-8cpu", tree.root(),
                           std::filesystem::copy_options::recursive);
@@ -66,21 +67,80 @@ TEST_CASE("no quota, no quota metric; counters are read at scrape time") {
     const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
     const task::TaskState state(facts);
     const metrics::HostCollector collector(root, state);
-    const auto unlimited = collector.Collect();
+    const auto unlimited = collector.families();
     CHECK(by_name(unlimited).count("hostprobe_cgroup_cpu_quota_cores") == 0);
 
     tree.write("sys/fs/cgroup/cpu.stat", "nr_periods 9\nnr_throttled 8\nthrottled_usec 7000000\n");
-    const auto fresh = collector.Collect();
+    const auto fresh = collector.families();
     const auto named = by_name(fresh);
     CHECK(named.at("hostprobe_cgroup_cpu_throttled_periods_total")->metric.at(0).counter.value ==
           8);
     CHECK(named.at("hostprobe_scrape_collector_success")->metric.at(0).gauge.value == 1);
 
     tree.write("sys/fs/cgroup/cpu.stat", "garbage\n");
-    const auto broken_families = collector.Collect();
+    const auto broken_families = collector.families();
     const auto broken = by_name(broken_families);
     CHECK(broken.count("hostprobe_cgroup_cpu_throttled_periods_total") == 0);
     CHECK(broken.at("hostprobe_scrape_collector_success")->metric.at(0).gauge.value == 0);
+}
+
+TEST_CASE("the rendered text is the families serialized; the outcomes are their success samples") {
+    const SysRoot root(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4");
+    const task::TaskState state(host::collect_host_facts(root, host::NoCpuid(), std::nullopt));
+    const metrics::HostCollector collector(root, state);
+    auto families = collector.families();
+    REQUIRE(families.back().name == "hostprobe_scrape_collector_success");
+    const auto success = metrics::outcomes_of(families.back());
+    families.pop_back();
+    std::string text;
+    std::vector<metrics::CollectorOutcome> outcomes;
+    collector.render(text, outcomes);
+    CHECK(text == metrics::to_text(families));
+    REQUIRE(outcomes.size() == success.size());
+    for (size_t i = 0; i < outcomes.size(); ++i) {
+        CHECK(outcomes[i].collector == success[i].collector);
+        CHECK(outcomes[i].success == success[i].success);
+    }
+}
+
+TEST_CASE("ECS metadata arriving shows at the next render; file readings are shared for 500 ms") {
+    testing::TempTree tree;
+    std::filesystem::copy(testing::fixtures_dir() + "/sysroots/graviton2-8cpu", tree.root(),
+                          std::filesystem::copy_options::recursive);
+    tree.write("sys/fs/cgroup/cpu.stat", "nr_periods 9\nnr_throttled 8\nthrottled_usec 7000000\n");
+    const SysRoot root(tree.root());
+    task::TaskState state(host::collect_host_facts(root, host::NoCpuid(), std::nullopt));
+    const metrics::HostCollector collector(root, state);
+    const auto render = [&] {
+        std::string text;
+        std::vector<metrics::CollectorOutcome> outcomes;
+        collector.render(text, outcomes);
+        return text;
+    };
+    const auto first_at = std::chrono::steady_clock::now();
+    const std::string before = render();
+    CHECK(before.find("hostprobe_ecs_task_info") == std::string::npos);
+    CHECK(before.find("hostprobe_cgroup_cpu_throttled_periods_total 8\n") != std::string::npos);
+
+    ecs::TaskMetadata task;
+    task.cluster = "survey";
+    task.cpu_limit_cores = 0.25;
+    task.cpu_limit_source = "task";
+    state.set_ecs(task);
+    tree.write("sys/fs/cgroup/cpu.stat",
+               "nr_periods 19\nnr_throttled 18\nthrottled_usec 7000000\n");
+    const std::string after = render();
+    const bool within_reading_age =
+        std::chrono::steady_clock::now() - first_at < std::chrono::milliseconds(500);
+    CHECK(after.find("cluster=\"survey\"") != std::string::npos);
+    CHECK(after.find("hostprobe_cpu_budget_cores 0.25\n") != std::string::npos);
+    // The counters come from the reading made for `before`, unless this machine took 500 ms.
+    if (within_reading_age)
+        CHECK(after.find("hostprobe_cgroup_cpu_throttled_periods_total 8\n") != std::string::npos);
+    // A new collector reads afresh.
+    const auto fresh = by_name(metrics::HostCollector(root, state).families());
+    CHECK(fresh.at("hostprobe_cgroup_cpu_throttled_periods_total")->metric.at(0).counter.value ==
+          18);
 }
 
 TEST_CASE("the exposition renders Prometheus text") {

@@ -53,7 +53,7 @@ Scrape scrape(const TempTree& tree) {
     const SysRoot root(tree.root());
     const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
     const task::TaskState state(facts);
-    return Scrape{metrics::HostCollector(root, state).Collect()};
+    return Scrape{metrics::HostCollector(root, state).families()};
 }
 
 std::string usage_fixture(const std::string& name) {

@@ -30,7 +30,8 @@ struct MetricsFixture {
     }
     std::string scrape() const {
         std::string out;
-        metrics.append_to(out);
+        std::vector<metrics::CollectorOutcome> outcomes;
+        metrics.render(out, outcomes);
         return out;
     }
 
