@@ -47,7 +47,14 @@ TEST_CASE("the seeds' machines map to the families that used them") {
     const auto graviton2 = Ec2FamilyTable::builtin().families_for_key("Graviton2");
     CHECK(lists_family(graviton2, "t4g"));
     CHECK(lists_family(graviton2, "m6g"));
-    CHECK(lists_family(Ec2FamilyTable::builtin().families_for_key("Graviton4"), "m8g"));
+    const auto graviton3 = Ec2FamilyTable::builtin().families_for_key("Graviton3");
+    for (const char* family : {"c7g", "m7g", "r7g", "c7gn", "hpc7g"})
+        CHECK_MESSAGE(lists_family(graviton3, family), family);
+    const auto graviton4 = Ec2FamilyTable::builtin().families_for_key("Graviton4");
+    for (const char* family : {"c8g", "m8g", "r8g", "x8g", "i8g"})
+        CHECK_MESSAGE(lists_family(graviton4, family), family);
+    CHECK_FALSE(lists_family(graviton4, "c7g"));  // one generation's set, not every Graviton
+    CHECK(lists_family(families_of("AWS Graviton3 Processor"), "c7g"));
 }
 
 TEST_CASE("the ARM parts table is util-linux's") {
@@ -57,6 +64,9 @@ TEST_CASE("the ARM parts table is util-linux's") {
     CHECK(table.implementer_name(0xc0) == "Ampere");
     REQUIRE(table.find(0x41, 0xd0c) != nullptr);
     CHECK(table.find(0x41, 0xd0c)->name == "Neoverse-N1");
+    REQUIRE(table.find(0x41, 0xd40) != nullptr);
+    CHECK(table.find(0x41, 0xd40)->name == "Neoverse-V1");
+    REQUIRE(table.find(0x41, 0xd4f) != nullptr);
     CHECK(table.find(0x41, 0xd4f)->name == "Neoverse-V2");
     CHECK(table.find(0x41, 0x123) == nullptr);
 }

@@ -18,6 +18,12 @@ bool has(const std::vector<std::string>& values, const std::string& value) {
     return std::find(values.begin(), values.end(), value) != values.end();
 }
 
+const CacheSummary* cache_named(const HostFacts& facts, const std::string& name) {
+    for (const auto& cache : facts.caches)
+        if (cache.name == name) return &cache;
+    return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("Fargate 0.25 vCPU tasks on Xen see 2 CPUs but get one worker") {
@@ -71,6 +77,84 @@ TEST_CASE("Graviton2 with 8 CPUs under cgroup v2") {
     CHECK(facts.guess.graviton == "Graviton2");
     CHECK(has(facts.guess.ec2_families, "t4g"));
     CHECK(has(facts.guess.ec2_families, "m6g"));
+    CHECK(facts.warnings.empty());
+}
+
+TEST_CASE("Graviton3 (c7g.2xlarge) under a 4-CPU cgroup v2 quota") {
+    const HostFacts facts = testing::replay_sysroot("graviton3-8cpu");
+    REQUIRE(facts.default_type() != nullptr);
+    const CpuType& cpu = *facts.default_type();
+    CHECK(facts.architecture == "aarch64");
+    CHECK(cpu.vendor_id == "ARM");
+    CHECK(cpu.model_name == "Neoverse-V1");
+    CHECK(cpu.stepping == "r1p1");
+    REQUIRE(cpu.arm.has_value());
+    CHECK(cpu.arm->part == 0xd40u);
+    CHECK(cpu.bogomips == "2100.00");
+    for (const char* flag : {"sve", "sha512", "sha3", "i8mm", "bf16", "svei8mm", "svebf16", "rng"})
+        CHECK_MESSAGE(has(cpu.flags, flag), flag);
+    CHECK_FALSE(has(cpu.flags, "sve2"));  // SVE2 came with Neoverse-V2
+    CHECK(facts.online_cpus() == 8);
+    REQUIRE(cache_named(facts, "L2") != nullptr);
+    CHECK(cache_named(facts, "L2")->size_bytes == 1024u * 1024);
+    REQUIRE(cache_named(facts, "L3") != nullptr);
+    CHECK(cache_named(facts, "L3")->size_bytes == 32u * 1024 * 1024);
+    CHECK(cache_named(facts, "L3")->instances == 1);
+    CHECK(facts.cgroup.version == 2);
+    REQUIRE(facts.cgroup.cpu_quota.has_value());
+    CHECK(facts.cgroup.cpu_quota->cores() == doctest::Approx(4.0));
+    CHECK(facts.cgroup.cpu_weight == 157u);
+    CHECK(facts.cgroup.memory_limit_bytes == 8ull * 1024 * 1024 * 1024);
+    CHECK(facts.cpu_budget.cores == doctest::Approx(4.0));
+    CHECK(facts.cpu_budget.workers == 4);
+    CHECK(facts.cpu_budget.visible_cpus == 8);
+    CHECK(facts.guess.microarchitecture == "Neoverse-V1");
+    CHECK(facts.guess.graviton == "Graviton3");
+    CHECK(facts.guess.codename == "AWS Graviton3");
+    CHECK(facts.guess.ec2_families ==
+          std::vector<std::string>{"c7g", "c7gd", "c7gn", "hpc7g", "m7g", "m7gd", "r7g", "r7gd"});
+    CHECK(facts.warnings.empty());
+}
+
+TEST_CASE("Graviton4 (c8g.xlarge) in an ECS task whose 1.5-CPU quota sits on the task slice") {
+    const HostFacts facts = testing::replay_sysroot("graviton4-4cpu");
+    REQUIRE(facts.default_type() != nullptr);
+    const CpuType& cpu = *facts.default_type();
+    CHECK(facts.architecture == "aarch64");
+    CHECK(cpu.vendor_id == "ARM");
+    CHECK(cpu.model_name == "Neoverse-V2");
+    CHECK(cpu.stepping == "r0p1");
+    REQUIRE(cpu.arm.has_value());
+    CHECK(cpu.arm->part == 0xd4fu);
+    CHECK(cpu.bogomips == "2000.00");
+    for (const char* flag :
+         {"sve", "sve2", "sveaes", "svebitperm", "sha512", "i8mm", "bf16", "bti", "sb", "frint"})
+        CHECK_MESSAGE(has(cpu.flags, flag), flag);
+    CHECK_FALSE(has(cpu.flags, "sm4"));  // Graviton4 reports no SM3/SM4
+    CHECK(facts.online_cpus() == 4);
+    REQUIRE(cache_named(facts, "L2") != nullptr);
+    CHECK(cache_named(facts, "L2")->size_bytes == 2u * 1024 * 1024);
+    CHECK(cache_named(facts, "L2")->instances == 4);
+    REQUIRE(cache_named(facts, "L3") != nullptr);
+    CHECK(cache_named(facts, "L3")->size_bytes == 36u * 1024 * 1024);
+    CHECK(facts.cgroup.version == 2);
+    CHECK(facts.cgroup.cpu_cgroup_path.rfind("/ecstasks.slice/ecstasks-", 0) == 0);
+    REQUIRE(facts.cgroup.cpu_quota.has_value());
+    CHECK(facts.cgroup.cpu_quota->cores() == doctest::Approx(1.5));
+    // The container's own cpu.max is "max": the limit is its task slice's, one level up.
+    CHECK(facts.cgroup.cpu_quota->cgroup_dir ==
+          std::filesystem::path(facts.cgroup.cpu_dir).parent_path().string());
+    CHECK(facts.cgroup.memory_limit_bytes == 3ull * 1024 * 1024 * 1024);
+    REQUIRE(facts.cgroup.throttling.has_value());
+    CHECK(facts.cgroup.throttling->periods == 3000);
+    CHECK(facts.cgroup.throttling->throttled_periods == 900);
+    CHECK(facts.cpu_budget.cores == doctest::Approx(1.5));
+    CHECK(facts.cpu_budget.workers == 2);
+    CHECK(facts.cpu_budget.visible_cpus == 4);
+    CHECK(facts.guess.microarchitecture == "Neoverse-V2");
+    CHECK(facts.guess.graviton == "Graviton4");
+    CHECK(facts.guess.codename == "AWS Graviton4");
+    CHECK(facts.guess.ec2_families == std::vector<std::string>{"c8g", "i8g", "m8g", "r8g", "x8g"});
     CHECK(facts.warnings.empty());
 }
 
