@@ -113,9 +113,10 @@ std::string sweep_explanation(const ThreadSweep& sweep) {
         return "Measured at " + thread_word(sweep.thread_counts.front()) +
                " only: no scaling to compare.";
     }
-    const std::string budget =
-        "the CPU budget is " + cores_text(sweep.budget_cores) + " cores (" +
+    const std::string budget_cores =
+        cores_text(sweep.budget_cores) + " cores (" +
         (sweep.budget_source == "cgroup" ? "the cgroup CPU quota" : "the visible CPUs") + ")";
+    const std::string budget = "the CPU budget is " + budget_cores;
     if (!sweep.stops_growing_above) {
         const ThreadCountSummary& last = by_threads.back();
         return "The wall-clock figure grows at every step up to " + thread_word(last.threads) +
@@ -132,7 +133,8 @@ std::string sweep_explanation(const ThreadSweep& sweep) {
                        ": " + growth_text(*after.wall_growth) + ", median efficiency " +
                        format_percent(after.median_efficiency) + ")";
     if (!after.above_budget) {
-        return text + " although " + thread_word(after.threads) + " fit " + budget +
+        return text + " although " + thread_word(after.threads) + " fit the CPU budget of " +
+               budget_cores +
                ": something else holds them back (other work on the CPUs, hypervisor steal, or "
                "SMT siblings sharing a core).";
     }
