@@ -16,9 +16,10 @@ namespace {
 using nlohmann::json;
 using namespace result_reads;
 
-// Less growth than this from one count to the next is "stops growing": twice the threads
-// ideally double the rate, and even 4 -> 6 threads should add 50%.
-constexpr double kGrowthThreshold = 0.10;
+// Less than this share of the linear gain from one count to the next is "stops growing":
+// 1 -> 2 threads under +25%, 4 -> 6 under +12.5%. Well above the noise of a CFS period in a
+// short cell (a 1 s cell at half a CPU moved by 10-15%), well below what real cores add.
+constexpr double kLinearGainShare = 0.25;
 
 std::string thread_word(size_t threads) {
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
@@ -128,9 +129,12 @@ std::string sweep_explanation(const ThreadSweep& sweep) {
         ++at;
     const ThreadCountSummary& before = by_threads[at - 1];
     const ThreadCountSummary& after = by_threads[at];
+    const double linear_gain =
+        static_cast<double>(after.threads) / static_cast<double>(before.threads) - 1;
     std::string text = "Above " + thread_word(before.threads) +
                        " the wall-clock figure stops growing (" + thread_word(after.threads) +
-                       ": " + growth_text(*after.wall_growth) + ", median efficiency " +
+                       ": " + growth_text(*after.wall_growth) + " where linear is " +
+                       growth_text(linear_gain) + ", median efficiency " +
                        format_percent(after.median_efficiency) + ")";
     if (!after.above_budget) {
         return text + " although " + thread_word(after.threads) + " fit the CPU budget of " +
@@ -259,7 +263,11 @@ ThreadSweep analyse_thread_sweep(const std::vector<SweepCellFigures>& cells,
     for (size_t at = 0; at < thread_counts.size(); ++at) {
         ThreadCountSummary summary = summary_at(sweep.scaling, thread_counts, at, budget.cores);
         if (at > 0 && !summary.wall_growth) break;  // not measured: the run was stopped
-        if (summary.wall_growth && *summary.wall_growth < kGrowthThreshold &&
+        const double linear_gain = at == 0 ? 0
+                                           : static_cast<double>(thread_counts[at]) /
+                                                     static_cast<double>(thread_counts[at - 1]) -
+                                                 1;
+        if (summary.wall_growth && *summary.wall_growth < kLinearGainShare * linear_gain &&
             !sweep.stops_growing_above) {
             sweep.stops_growing_above = thread_counts[at - 1];
         }

@@ -99,8 +99,9 @@ struct ThreadSweep {
     std::string budget_source;  // the CPU budget's source: "cgroup" or "cpus"
     std::vector<CellScaling> scaling;
     std::vector<ThreadCountSummary> by_threads;
-    // The last count before the wall-clock rate stopped growing (less than 10% more at the next
-    // count); none when it grew at every step.
+    // The last count before the wall-clock rate stopped growing (at the next count it gained
+    // less than a quarter of the linear gain: under +25% from 1 to 2 threads); none when it grew
+    // at every step.
     std::optional<size_t> stops_growing_above;
     std::string explanation;
 };

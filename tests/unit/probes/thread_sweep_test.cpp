@@ -192,8 +192,9 @@ TEST_CASE("scaling: efficiency against the smallest count, and where it stops gr
     CHECK(sweep.by_threads[2].throttling->periods == 40);
     CHECK(sweep.stops_growing_above == 2);
     CHECK(sweep.explanation ==
-          "Above 2 threads the wall-clock figure stops growing (4 threads: +2%, median "
-          "efficiency 50%): the CPU budget is 2 cores (the cgroup CPU quota). The cgroup "
+          "Above 2 threads the wall-clock figure stops growing (4 threads: +2% where linear is "
+          "+100%, median efficiency 50%): the CPU budget is 2 cores (the cgroup CPU quota). The "
+          "cgroup "
           "throttled the task in 30 of 40 scheduler periods (3.00 s) at 4 threads, in 0 of 40 "
           "scheduler periods (0.00 s) at 2 threads.");
 }
@@ -215,8 +216,9 @@ TEST_CASE("scaling: growing at every step, or stopping within the budget, is sai
     const ThreadSweep held_back = analyse_thread_sweep(shared, {1, 2}, cpus);
     CHECK(held_back.stops_growing_above == 1);
     CHECK(held_back.explanation ==
-          "Above 1 thread the wall-clock figure stops growing (2 threads: +4%, median efficiency "
-          "52%) although 2 threads fit the CPU budget of 4 cores (the visible CPUs): something "
+          "Above 1 thread the wall-clock figure stops growing (2 threads: +4% where linear is "
+          "+100%, median efficiency 52%) although 2 threads fit the CPU budget of 4 cores (the "
+          "visible CPUs): something "
           "else holds them back (other work on the CPUs, hypervisor steal, or SMT siblings "
           "sharing a core).");
 
