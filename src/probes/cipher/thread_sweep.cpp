@@ -115,7 +115,7 @@ std::string sweep_explanation(const ThreadSweep& sweep) {
                " only: no scaling to compare.";
     }
     const std::string budget_cores =
-        cores_text(sweep.budget_cores) + " cores (" +
+        cores_text(sweep.budget_cores) + (sweep.budget_cores == 1 ? " core (" : " cores (") +
         (sweep.budget_source == "cgroup" ? "the cgroup CPU quota" : "the visible CPUs") + ")";
     const std::string budget = "the CPU budget is " + budget_cores;
     if (!sweep.stops_growing_above) {
@@ -147,6 +147,10 @@ std::string sweep_explanation(const ThreadSweep& sweep) {
         text += " The cgroup throttled the task in " + throttling_text(after);
         if (before.throttling) text += ", in " + throttling_text(before);
         text += ".";
+    } else if (after.throttling && after.throttling->periods > 0) {
+        // The quota would have held them back, but other work on the CPUs did so first.
+        text += " The cgroup did not throttle the task at " + thread_word(after.threads) +
+                ", though: other work on the CPUs held it back before the quota did.";
     }
     return text;
 }

@@ -225,8 +225,22 @@ TEST_CASE("scaling: growing at every step, or stopping within the budget, is sai
     const ThreadSweep one = analyse_thread_sweep({{"chacha20", 64, 2, 5e6, 5e6, {}}}, {2}, cpus);
     CHECK(one.explanation == "Measured at 2 threads only: no scaling to compare.");
     CHECK(one.scaling[0].steps[0].efficiency == 1);
+    const host::CpuBudget one_cpu{.cores = 1, .workers = 1, .visible_cpus = 1, .source = "cpus"};
+    CHECK(analyse_thread_sweep(linear, {1, 2, 4}, one_cpu)
+              .explanation.ends_with("the CPU budget is 1 core (the visible CPUs)."));
     CHECK(growth_text(-0.001) == "+0%");
     CHECK(growth_text(-0.05) == "-5%");
+}
+
+TEST_CASE("scaling: above the budget but never throttled, other work held the threads back") {
+    std::vector<SweepCellFigures> figures = quota_bound_figures();
+    for (auto& cell : figures)
+        cell.throttling = cfs_counters(20, 0, 0);
+    const ThreadSweep sweep = analyse_thread_sweep(figures, {1, 2, 4}, kTwoCoreQuota);
+    CHECK(sweep.stops_growing_above == 2);
+    CHECK(sweep.explanation.ends_with(
+        "the CPU budget is 2 cores (the cgroup CPU quota). The cgroup did not throttle the task "
+        "at 4 threads, though: other work on the CPUs held it back before the quota did."));
 }
 
 TEST_CASE("scaling: a sweep stopped early compares only what it measured") {
