@@ -122,6 +122,17 @@ Result<json> check_value(const ParamSpec& spec, const json& value) {
                 return invalid(what + " must be \"auto\" or a list of integers " +
                                range_text(spec));
             return check_list(spec, value, check_integer);
+        case ParamType::auto_sweep_or_counts:
+            if (value.is_string() &&
+                (value.get<std::string>() == "auto" || value.get<std::string>() == "sweep"))
+                return value;
+            if (value.is_array()) return check_list(spec, value, check_integer);
+            if (!value.is_number()) {
+                return invalid(what + " must be \"auto\" or an integer " + range_text(spec) +
+                               ", \"sweep\", or a list of at most " +
+                               std::to_string(spec.max_items) + " such integers");
+            }
+            return check_integer(spec, value, what);
         case ParamType::byte_size: {
             if (value.is_string()) {
                 auto bytes = parse_byte_size(value.get<std::string>());
@@ -159,6 +170,11 @@ Result<json> from_text(const ParamSpec& spec, const std::string& text) {
         case ParamType::auto_or_integer:
             if (trim(text) == "auto") return json("auto");
             return number(text);
+        case ParamType::auto_sweep_or_counts:
+            if (trim(text) == "auto" || trim(text) == "sweep") return json(std::string(trim(text)));
+            // "4" is one count, as before; "1,2,4" (or "4,") a list.
+            if (text.find(',') == std::string::npos) return number(text);
+            [[fallthrough]];
         case ParamType::auto_or_integer_list:
             if (trim(text) == "auto") return json("auto");
             [[fallthrough]];
@@ -200,6 +216,7 @@ const char* to_string(ParamType type) {
         case ParamType::choice_list: return "choice list";
         case ParamType::auto_or_integer: return "\"auto\" or integer";
         case ParamType::auto_or_integer_list: return "\"auto\" or integer list";
+        case ParamType::auto_sweep_or_counts: return "\"auto\", \"sweep\", integer or integer list";
         case ParamType::byte_size: return "size";
     }
     return "unknown";
@@ -263,7 +280,8 @@ json ParamTable::describe() const {
         if (spec.max) entry["max"] = *spec.max;
         if (!spec.choices.empty()) entry["choices"] = spec.choices;
         if (spec.type == ParamType::integer_list || spec.type == ParamType::choice_list ||
-            spec.type == ParamType::auto_or_integer_list) {
+            spec.type == ParamType::auto_or_integer_list ||
+            spec.type == ParamType::auto_sweep_or_counts) {
             entry["max_items"] = spec.max_items;
         }
         if (!spec.unit.empty()) entry["unit"] = spec.unit;

@@ -22,6 +22,7 @@ enum class ParamType {
     choice_list,           // each one of `choices`
     auto_or_integer,       // "auto" or an integer within [min, max]
     auto_or_integer_list,  // "auto" or an integer_list
+    auto_sweep_or_counts,  // "auto", "sweep", an integer within [min, max] or an integer_list
     byte_size,             // an integer of bytes or fio-style text ("16k"), within [min, max] bytes
 };
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <tuple>
 
 #include "core/stats.hpp"
 #include "core/strings.hpp"
@@ -15,6 +16,7 @@
 #include "probes/cipher/cipher_catalog.hpp"
 #include "probes/cipher/cipher_measurement.hpp"
 #include "probes/cipher/speed_report.hpp"
+#include "probes/cipher/thread_sweep.hpp"
 #include "probes/common/series_analysis.hpp"
 #include "probes/common/series_sampler.hpp"
 
@@ -32,7 +34,7 @@ struct CipherPlan {
     std::vector<size_t> sizes;
     size_t repetitions = 1;
     double seconds = 0;
-    size_t threads = 1;
+    ThreadCounts threads;  // one count, or a sweep's
     CipherMode mode = CipherMode::stream;
     bool decrypt = false;
     bool sustained = false;
@@ -53,18 +55,42 @@ CipherPlan plan_from(const runs::ProbeContext& context, const json& params) {
         .repetitions = params["repetitions"].get<size_t>(),
         .seconds = sustained_seconds(params) > 0 ? sustained_seconds(params)
                                                  : params["seconds"].get<double>(),
-        .threads = context.count_or_workers(params["threads"]),
+        .threads = thread_counts_of(params["threads"], context.host.cpu_budget.workers,
+                                    context.host.cpu_budget.visible_cpus),
         // The param table accepts only the three names.
         .mode = cipher_mode_named(params["mode"].get<std::string>()).value_or(CipherMode::stream),
         .decrypt = params["decrypt"].get<bool>(),
         .sustained = sustained_seconds(params) > 0};
 }
 
-// Every repetition of every cell, by cipher and block size; `partial` when the run was stopped.
+// A cell of the table at one thread count.
+using CellKey = std::tuple<std::string, size_t, size_t>;  // cipher, block size, threads
+
+// Every repetition of every cell, by cipher, block size and thread count, with the change in the
+// CFS counters while each cell was measured (summed over repetitions); `partial` when the run
+// was stopped.
 struct CipherTables {
-    std::map<std::pair<std::string, size_t>, std::vector<Measurement>> cells;
+    std::map<CellKey, std::vector<Measurement>> cells;
+    std::map<CellKey, std::optional<host::ThrottlingCounters>> throttling;
     bool partial = false;
 };
+
+std::optional<host::ThrottlingCounters> throttling_now(const runs::ProbeContext& context) {
+    const auto& source = context.host.cgroup.throttling_source;
+    if (!source) return std::nullopt;
+    auto counters = host::read_throttling(context.root, *source);
+    if (!counters) return std::nullopt;
+    return *counters;
+}
+
+std::optional<host::ThrottlingCounters> throttling_change(
+    const std::optional<host::ThrottlingCounters>& before,
+    const std::optional<host::ThrottlingCounters>& after) {
+    if (!before || !after) return std::nullopt;
+    return host::ThrottlingCounters{after->periods - before->periods,
+                                    after->throttled_periods - before->throttled_periods,
+                                    after->throttled_seconds - before->throttled_seconds};
+}
 
 // What the run's series is told: which cell is measured, and the bytes done so far.
 struct SeriesFeed {
@@ -72,34 +98,60 @@ struct SeriesFeed {
     std::atomic<uint64_t>& bytes_done;
 };
 
+// Where a run is: which cell of how many, for progress.
+struct TableProgress {
+    size_t done = 0;
+    size_t total = 1;
+};
+
+// One cell at one thread count; false when the run was stopped before or during it.
+Result<bool> measure_cell(const CipherPlan& plan, const runs::ProbeContext& context,
+                          const SeriesFeed& feed, const CellKey& key, TableProgress& progress,
+                          CipherTables& tables) {
+    const auto& [cipher, size, threads] = key;
+    if (context.stop.stop_requested()) return false;
+    const MeasurementSpec spec{cipher,    size,         threads,         plan.seconds,
+                               plan.mode, plan.decrypt, &feed.bytes_done};
+    feed.sampler.set_phase(cipher + "/" + std::to_string(size) +
+                           (plan.threads.sweep ? "/" + std::to_string(threads) + "t" : ""));
+    const auto throttling_before = throttling_now(context);
+    auto measured = measure_cipher(spec, context.stop, [&](double within) {
+        context.report_progress((static_cast<double>(progress.done) + within) /
+                                static_cast<double>(progress.total));
+    });
+    if (!measured) return measured.error();
+    if (!measured->complete) return false;
+    tables.cells[key].push_back(*measured);
+    if (plan.threads.sweep) {
+        const auto change = throttling_change(throttling_before, throttling_now(context));
+        if (auto [at, first] = tables.throttling.try_emplace(key, change); !first)
+            at->second = added_counters(at->second, change);
+    }
+    context.report_progress(static_cast<double>(++progress.done) /
+                            static_cast<double>(progress.total));
+    return true;
+}
+
 Result<CipherTables> measure_tables(const CipherPlan& plan, const runs::ProbeContext& context,
                                     const SeriesFeed& feed) {
     // Whole tables are repeated (as the seeds ran openssl speed three times), so that drift in
-    // the machine's speed spreads over every cell rather than landing on one.
+    // the machine's speed spreads over every cell rather than landing on one. A sweep measures
+    // the whole table at one count before the next, as seed 002 ran openssl speed -multi N.
     CipherTables tables;
-    const size_t total = plan.ciphers.size() * plan.sizes.size() * plan.repetitions;
-    size_t done = 0;
+    TableProgress progress{
+        0, plan.ciphers.size() * plan.sizes.size() * plan.repetitions * plan.threads.counts.size()};
     for (size_t repetition = 0; repetition < plan.repetitions; ++repetition) {
-        for (const auto& cipher : plan.ciphers) {
-            for (size_t size : plan.sizes) {
-                if (context.stop.stop_requested()) {
-                    tables.partial = true;
-                    return tables;
+        for (size_t threads : plan.threads.counts) {
+            for (const auto& cipher : plan.ciphers) {
+                for (size_t size : plan.sizes) {
+                    auto measured = measure_cell(plan, context, feed, {cipher, size, threads},
+                                                 progress, tables);
+                    if (!measured) return measured.error();
+                    if (!*measured) {
+                        tables.partial = true;
+                        return tables;
+                    }
                 }
-                const MeasurementSpec spec{cipher,    size,         plan.threads,    plan.seconds,
-                                           plan.mode, plan.decrypt, &feed.bytes_done};
-                feed.sampler.set_phase(cipher + "/" + std::to_string(size));
-                auto measured = measure_cipher(spec, context.stop, [&](double within) {
-                    context.report_progress((static_cast<double>(done) + within) /
-                                            static_cast<double>(total));
-                });
-                if (!measured) return measured.error();
-                if (!measured->complete) {
-                    tables.partial = true;
-                    return tables;
-                }
-                tables.cells[{cipher, size}].push_back(*measured);
-                context.report_progress(static_cast<double>(++done) / static_cast<double>(total));
             }
         }
     }
@@ -141,16 +193,49 @@ CipherCell combine_repetitions(const std::vector<Measurement>& repetitions) {
     return cell;
 }
 
-// The cells in the order asked for, cipher-major; those never measured are left out.
+// The cells in the order asked for, cipher-major, then by thread count; those never measured
+// are left out.
 std::vector<CipherCell> cells_in_order(const CipherPlan& plan, const CipherTables& tables) {
     std::vector<CipherCell> cells;
     for (const auto& cipher : plan.ciphers) {
         for (size_t size : plan.sizes) {
-            auto it = tables.cells.find({cipher, size});
-            if (it != tables.cells.end()) cells.push_back(combine_repetitions(it->second));
+            for (size_t threads : plan.threads.counts) {
+                auto it = tables.cells.find({cipher, size, threads});
+                if (it != tables.cells.end()) cells.push_back(combine_repetitions(it->second));
+            }
         }
     }
     return cells;
+}
+
+// The sweep's figures: each cell's combined rates with its CFS counters' change.
+ThreadSweep thread_sweep_of(const CipherPlan& plan, const CipherTables& tables,
+                            const std::vector<CipherCell>& cells, const host::CpuBudget& budget) {
+    std::vector<SweepCellFigures> figures;
+    for (const auto& cell : cells) {
+        const auto throttling =
+            tables.throttling.find({cell.cipher, cell.block_bytes, cell.threads});
+        figures.push_back(
+            {cell.cipher, cell.block_bytes, cell.threads, cell.bytes_per_second,
+             cell.cpu_bytes_per_second,
+             throttling == tables.throttling.end() ? std::nullopt : throttling->second});
+    }
+    return analyse_thread_sweep(figures, plan.threads.counts, budget);
+}
+
+// The size a `threads` list or "sweep" makes the run; "sweep" is resolved with the CPUs this
+// process may use now, as a run started now would (the run checks its plan again when it starts).
+SweepSize sweep_size_of(const json& params) {
+    const uint32_t visible = host::affinity_cpu_count().value_or(kMaxCipherThreads);
+    return {.ciphers = params["ciphers"].size(),
+            .block_sizes = params["block_sizes"].size(),
+            .repetitions = params["repetitions"].get<size_t>(),
+            .thread_counts = thread_counts_of(params["threads"], 1, visible).counts.size(),
+            .seconds = params["seconds"].get<double>()};
+}
+
+bool is_sweep(const json& params) {
+    return params["threads"].is_array() || params["threads"] == "sweep";
 }
 
 double median_wall_to_cpu(const std::vector<CipherCell>& cells) {
@@ -183,27 +268,10 @@ std::optional<SustainedThroughput> sustained_throughput(const std::vector<Series
     return SustainedThroughput{window, first_bytes / first_seconds, last_bytes / last_seconds};
 }
 
-std::optional<host::ThrottlingCounters> throttling_now(const runs::ProbeContext& context) {
-    const auto& source = context.host.cgroup.throttling_source;
-    if (!source) return std::nullopt;
-    auto counters = host::read_throttling(context.root, *source);
-    if (!counters) return std::nullopt;
-    return *counters;
-}
-
 std::optional<double> steal_now(const runs::ProbeContext& context) {
     auto steal = host::read_steal_seconds(context.root);
     if (!steal) return std::nullopt;
     return *steal;
-}
-
-std::optional<host::ThrottlingCounters> throttling_change(
-    const std::optional<host::ThrottlingCounters>& before,
-    const std::optional<host::ThrottlingCounters>& after) {
-    if (!before || !after) return std::nullopt;
-    return host::ThrottlingCounters{after->periods - before->periods,
-                                    after->throttled_periods - before->throttled_periods,
-                                    after->throttled_seconds - before->throttled_seconds};
 }
 
 }  // namespace
@@ -232,13 +300,16 @@ CipherProbe::CipherProbe()
                     .max = 60,
                     .unit = "s"},
           ParamSpec{.name = "threads",
-                    .type = ParamType::auto_or_integer,
+                    .type = ParamType::auto_sweep_or_counts,
                     .default_value = "auto",
                     .description =
                         "threads measuring at once, like openssl speed -multi; auto is the CPU "
-                        "budget's workers",
+                        "budget's workers; a list (1,2,4,8) or sweep (1, 2, 4 ... up to the "
+                        "visible CPUs, and their count) measures the table at each count, "
+                        "`seconds` per cell per count, and reports the scaling",
                     .min = 1,
-                    .max = 256},
+                    .max = kMaxCipherThreads,
+                    .max_items = 16},
           ParamSpec{.name = "mode",
                     .type = ParamType::choice,
                     .default_value = "stream",
@@ -280,6 +351,14 @@ Status CipherProbe::check(const json& params) const {
                           "sustained_seconds measures one cipher and one block size once: give "
                           "one of each and repetitions 1");
     }
+    if (is_sweep(params)) {
+        if (sustained_seconds(params) > 0) {
+            return make_error(ErrorCode::invalid_argument,
+                              "sustained_seconds measures at one thread count: give threads a "
+                              "number or \"auto\", not a list or \"sweep\"");
+        }
+        if (auto size = check_sweep_size(sweep_size_of(params)); !size) return size;
+    }
     if (params["mode"] == "stream") return Ok{};
     for (const auto& cipher : params["ciphers"]) {
         if (!is_aead_cipher(cipher.get<std::string>())) {
@@ -295,8 +374,9 @@ Status CipherProbe::check(const json& params) const {
 
 double CipherProbe::expected_seconds(const json& params) const {
     if (sustained_seconds(params) > 0) return sustained_seconds(params);
+    const size_t thread_counts = is_sweep(params) ? sweep_size_of(params).thread_counts : 1;
     return static_cast<double>(params["ciphers"].size() * params["block_sizes"].size() *
-                               params["repetitions"].get<size_t>()) *
+                               params["repetitions"].get<size_t>() * thread_counts) *
            params["seconds"].get<double>();
 }
 
@@ -344,6 +424,13 @@ ThrottleVerdict judge_throttling(const ThrottleEvidence& evidence) {
 Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
                                           const json& params) const {
     const CipherPlan plan = plan_from(context, params);
+    if (plan.threads.sweep) {
+        // "sweep" follows the CPUs visible now, which may be more than when the run was queued.
+        if (auto size = check_sweep_size({plan.ciphers.size(), plan.sizes.size(), plan.repetitions,
+                                          plan.threads.counts.size(), plan.seconds});
+            !size)
+            return size.error();
+    }
     const auto throttling_before = throttling_now(context);
     const auto steal_before = steal_now(context);
     const auto started = std::chrono::steady_clock::now();
@@ -358,7 +445,7 @@ Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
 
     CipherResult result;
     result.measurements = cells_in_order(plan, *tables);
-    result.threads = plan.threads;
+    result.threads = plan.threads.counts.back();  // a sweep's largest
     result.seconds_per_measurement = plan.seconds;
     result.mode = plan.mode;
     result.decrypt = plan.decrypt;
@@ -377,7 +464,7 @@ Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
     }
     evidence.steal_seconds = result.steal_seconds;
     evidence.wall_seconds = wall;
-    evidence.threads = plan.threads;
+    evidence.threads = plan.threads.counts.back();
     evidence.visible_cpus = context.host.cpu_budget.visible_cpus;
     const ThrottleVerdict verdict = judge_throttling(evidence);
 
@@ -388,6 +475,11 @@ Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
         result.explanation += " " + told;
     result.series_change = find_series_change(series);
     if (plan.sustained) result.sustained = sustained_throughput(series);
+    if (plan.threads.sweep) {
+        result.thread_sweep =
+            thread_sweep_of(plan, *tables, result.measurements, context.host.cpu_budget);
+        result.explanation += " " + result.thread_sweep->explanation;
+    }
     result.series = std::move(series);
     result.openssl_version = OpenSSL_version(OPENSSL_VERSION);
     result.cpu_budget = context.host.cpu_budget;
@@ -419,6 +511,20 @@ std::vector<prometheus::MetricFamily> CipherProbe::metrics(const CipherResult& r
         throughput.add(cell.cpu_bytes_per_second, cpu);
     }
     metrics::append(out, std::move(throughput));
+    if (const auto& sweep = result.thread_sweep) {
+        metrics::FamilyBuilder efficiency = metrics::gauge(
+            "hostprobe_cipher_scaling_efficiency_ratio",
+            "Thread sweep of the last completed cipher run: wall-clock throughput at `threads` "
+            "over threads times the throughput at the sweep's smallest count (1 is linear).");
+        for (const auto& cell : sweep->scaling) {
+            for (const auto& step : cell.steps) {
+                efficiency.add(step.efficiency, {{"cipher", cell.cipher},
+                                                 {"block_bytes", std::to_string(cell.block_bytes)},
+                                                 {"threads", std::to_string(step.threads)}});
+            }
+        }
+        metrics::append(out, std::move(efficiency));
+    }
     metrics::append(out, metrics::gauge("hostprobe_cipher_last_run_timestamp_seconds",
                                         "When the last completed cipher run finished (Unix time).")
                              .add(finished_unix_seconds));

@@ -110,6 +110,7 @@ void to_json(json& out, const CipherResult& result) {
                             {"first_bytes_per_second", sustained->first_bytes_per_second},
                             {"last_bytes_per_second", sustained->last_bytes_per_second}};
     }
+    if (result.thread_sweep) out["thread_sweep"] = *result.thread_sweep;
 }
 
 void from_json(const json& in, CipherResult& result) {
@@ -144,6 +145,8 @@ void from_json(const json& in, CipherResult& result) {
                                    non_negative_or_throw(value.at("first_bytes_per_second")),
                                    non_negative_or_throw(value.at("last_bytes_per_second"))};
     });
+    read_if_present(in, "thread_sweep", result.thread_sweep,
+                    [](const json& value) { return value.get<ThreadSweep>(); });
 }
 
 }  // namespace hostprobe::probes

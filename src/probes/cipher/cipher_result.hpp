@@ -13,6 +13,7 @@
 #include "host/cgroup.hpp"
 #include "host/cpu_budget.hpp"
 #include "probes/cipher/cipher_worker.hpp"
+#include "probes/cipher/thread_sweep.hpp"
 #include "probes/common/run_series.hpp"
 #include "probes/common/series_analysis.hpp"
 
@@ -68,6 +69,9 @@ struct CipherResult {
     std::vector<SeriesSlice> series;
     std::optional<SeriesChange> series_change;
     std::optional<SustainedThroughput> sustained;
+    // Only when `threads` was a list or "sweep": `measurements` then has every cell at every
+    // count, and `threads` is the largest count.
+    std::optional<ThreadSweep> thread_sweep;
 };
 
 void to_json(nlohmann::json& out, const CipherResult& result);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/strings.hpp"
+#include "probes/cipher/sweep_report.hpp"
 
 namespace hostprobe::probes {
 
@@ -59,20 +60,34 @@ std::string table(const std::vector<CipherCell>& measurements, double CipherCell
     return out;
 }
 
+// The thread counts a run measured: "2 thread(s)", or a sweep's "threads 1, 2, 4".
+std::string threads_measured(const CipherResult& result) {
+    if (!result.thread_sweep) return std::to_string(result.threads) + " thread(s)";
+    std::vector<std::string> counts;
+    for (size_t count : result.thread_sweep->thread_counts)
+        counts.push_back(std::to_string(count));
+    return "threads " + join(counts, ", ");
+}
+
+// A sweep's figures side by side by thread count; otherwise openssl speed's two tables.
+std::string speed_tables(const CipherResult& result) {
+    if (result.thread_sweep) return "\n" + sweep_report(*result.thread_sweep);
+    return "\nWall clock (what `openssl speed -elapsed` prints):\n" +
+           table(result.measurements, &CipherCell::bytes_per_second) +
+           "\nCPU time (what `openssl speed` prints without -elapsed):\n" +
+           table(result.measurements, &CipherCell::cpu_bytes_per_second);
+}
+
 }  // namespace
 
 std::string speed_report(const CipherResult& result) {
-    std::string out = "hostprobe cipher: " + std::to_string(result.threads) + " thread(s), " +
+    std::string out = "hostprobe cipher: " + threads_measured(result) + ", " +
                       shortest(result.seconds_per_measurement) + " s per measurement, mode " +
                       cipher_mode_name(result.mode) + ", " +
                       (result.decrypt ? "decrypt" : "encrypt") + ", " + result.openssl_version +
                       "\n";
     if (result.partial) out += "(partial: the run was cancelled)\n";
-    out += "\nWall clock (what `openssl speed -elapsed` prints):\n" +
-           table(result.measurements, &CipherCell::bytes_per_second);
-    out += "\nCPU time (what `openssl speed` prints without -elapsed):\n" +
-           table(result.measurements, &CipherCell::cpu_bytes_per_second);
-    out += "\n";
+    out += speed_tables(result) + "\n";
     if (const auto& throttling = result.throttling) {
         out += "CFS throttling during the run: " + std::to_string(throttling->throttled_periods) +
                " of " + std::to_string(throttling->periods) + " periods, " +
