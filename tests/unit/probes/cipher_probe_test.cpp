@@ -47,7 +47,9 @@ TEST_CASE("a short run measures every cipher and size, in both clocks") {
         CHECK(m["threads"] == 1);  // "auto" under the fixture's 0.25 CPU quota
         CHECK(m["ops"].get<uint64_t>() > 0);
         CHECK(m["bytes"] == m["ops"].get<uint64_t>() * m["block_bytes"].get<uint64_t>());
-        CHECK(m["seconds"].get<double>() > 0.09);  // threads start a few µs after the gate opens
+        // Each thread measures from its own start to the common deadline: on a loaded machine a
+        // thread scheduled late measures less than the 0.1 s asked for, never more than a batch.
+        CHECK(m["seconds"].get<double>() > 0);
         CHECK(m["seconds"].get<double>() < 5);
         CHECK(m["bytes_per_second"].get<double>() ==
               doctest::Approx(m["bytes"].get<double>() / m["seconds"].get<double>()));
