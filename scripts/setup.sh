@@ -75,8 +75,7 @@ build_arm64() {
     -DHOSTPROBE_ARM64_DEPS="$PWD/build-arm64-deps" -DCMAKE_BUILD_TYPE=Release \
     -DHOSTPROBE_WERROR=ON -DHOSTPROBE_TESTS=ON "${from_scratch[@]}" >/dev/null
   # The agent and the suites run under emulation (the hostile suite is not: see arm64_tests).
-  cmake --build build-arm64 -j "$jobs" \
-    --target hostprobe hostprobe_unit_tests hostprobe_e2e_tests
+  cmake --build build-arm64 -j "$jobs" --target hostprobe_emulated_suites
 }
 
 # The emulated e2e tests start the arm64 hostprobe, which also execs itself (the system probe's
