@@ -5,9 +5,10 @@
 #   cmake -S . -B build-arm64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
 #         -DHOSTPROBE_ARM64_DEPS=DIR ...
 #
-# HOSTPROBE_ARM64_DEPS (or the environment variable of that name) is the folder
-# scripts/arm64-deps.sh unpacked prometheus-cpp's arm64 CMake package into; everything else comes
-# from Debian's multiarch :arm64 packages under / (libraries in /usr/lib/aarch64-linux-gnu).
+# HOSTPROBE_ARM64_DEPS (or the environment variable of that name), best an absolute path, is the
+# folder scripts/arm64-deps.sh unpacked prometheus-cpp's arm64 CMake package into; everything
+# else comes from Debian's multiarch :arm64 packages under / (libraries in
+# /usr/lib/aarch64-linux-gnu).
 # When qemu-aarch64-static is installed it becomes CMAKE_CROSSCOMPILING_EMULATOR, so ctest (and
 # the listing of doctest cases after a build) run the arm64 test binaries through it.
 set(CMAKE_SYSTEM_NAME Linux)
