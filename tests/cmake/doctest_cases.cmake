@@ -6,6 +6,7 @@
 #
 # A case in the doctest suite "serial" (TEST_CASE("..." * doctest::test_suite("serial"))) runs
 # alone: RUN_SERIAL, for cases whose own deadlines a busy neighbour could break.
+# A cross build (cmake/toolchains/) lists and runs the binary through CMAKE_CROSSCOMPILING_EMULATOR.
 set(HOSTPROBE_DOCTEST_CASES_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/doctest_cases_script.cmake)
 
 function(hostprobe_doctest_cases target prefix timeout)
@@ -15,6 +16,7 @@ function(hostprobe_doctest_cases target prefix timeout)
     TARGET ${target} POST_BUILD
     BYPRODUCTS ${ctest_file}
     COMMAND ${CMAKE_COMMAND} -D TEST_EXECUTABLE=$<TARGET_FILE:${target}>
+            "-D TEST_EMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
             -D TEST_PREFIX=${prefix} -D TEST_TIMEOUT=${timeout}
             -D TEST_SKIP_MARKER=HOSTPROBE_TEST_SKIPPED -D CTEST_FILE=${ctest_file}
             -P ${HOSTPROBE_DOCTEST_CASES_SCRIPT}

@@ -1,13 +1,15 @@
 # Run by hostprobe_doctest_cases (doctest_cases.cmake) after a test binary is built: lists its
 # cases and writes CTEST_FILE, one add_test per case.
-# In: TEST_EXECUTABLE, TEST_PREFIX, TEST_TIMEOUT, TEST_SKIP_MARKER, CTEST_FILE.
+# In: TEST_EXECUTABLE, TEST_EMULATOR (empty, or a cross build's emulator), TEST_PREFIX,
+#     TEST_TIMEOUT, TEST_SKIP_MARKER, CTEST_FILE.
 cmake_minimum_required(VERSION 3.20)
 
 
 # The case names `--list-test-cases` prints (with `extra` filters), one per element. ';' and
 # the brackets, which CMake's lists treat specially, come back as <semicolon>, <open>, <close>.
 function(list_cases out)
-  execute_process(COMMAND "${TEST_EXECUTABLE}" --list-test-cases --no-version ${ARGN}
+  execute_process(COMMAND ${TEST_EMULATOR} "${TEST_EXECUTABLE}" --list-test-cases --no-version
+                          ${ARGN}
                   OUTPUT_VARIABLE output RESULT_VARIABLE result)
   if(NOT result EQUAL 0)
     message(FATAL_ERROR "${TEST_EXECUTABLE} --list-test-cases failed (${result}):\n${output}")
@@ -31,6 +33,10 @@ list_cases(all_cases)
 list_cases(serial_cases --test-suite=serial)
 
 set(script "")
+set(command "")
+foreach(part IN LISTS TEST_EMULATOR ITEMS "${TEST_EXECUTABLE}")
+  string(APPEND command "[==[${part}]==] ")
+endforeach()
 foreach(name IN LISTS all_cases)
   # doctest's filter: ',' separates filters unless escaped; '*' and '?' are wildcards that also
   # match themselves, so '?' stands in for the ';' a CMake argument cannot carry unescaped.
@@ -53,7 +59,7 @@ foreach(name IN LISTS all_cases)
     string(APPEND properties " RUN_SERIAL TRUE")
   endif()
   string(APPEND script
-         "add_test([==[${title}]==] [==[${TEST_EXECUTABLE}]==] [==[--test-case=${filter}]==])\n"
+         "add_test([==[${title}]==] ${command}[==[--test-case=${filter}]==])\n"
          "set_tests_properties([==[${title}]==] PROPERTIES ${properties} LABELS ${TEST_PREFIX})\n")
 endforeach()
 file(WRITE "${CTEST_FILE}" "${script}")

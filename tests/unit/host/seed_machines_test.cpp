@@ -191,3 +191,16 @@ TEST_CASE("the live machine") {
     CHECK(facts.cpu_budget.workers >= 1);
     CHECK(facts.cpu_budget.visible_cpus == *affinity_cpu_count());
 }
+
+TEST_CASE("the live machine as this build sees it: its own architecture, CPUID only on x86") {
+    const HostFacts facts = collect_host_facts(SysRoot("/"), LiveCpuid(), read_live_inputs());
+#if defined(__aarch64__)
+    // Also under qemu-user, whose /proc/cpuinfo is the x86 host's: uname says what runs.
+    CHECK(facts.architecture == "aarch64");
+    CHECK_FALSE(LiveCpuid().hypervisor_signature());
+#elif defined(__x86_64__)
+    CHECK(facts.architecture == "x86_64");
+#endif
+    CHECK(facts.cpu_budget.cores > 0);
+    CHECK(facts.cpu_budget.workers <= facts.cpu_budget.visible_cpus);
+}
