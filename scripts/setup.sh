@@ -145,6 +145,8 @@ case "$mode" in
     arm64_tests
     # The image, built and run under a 0.25 CPU / 512 MiB limit (installs podman if needed).
     tests/container/run.sh
+    # The image for linux/arm64 too (cross-compiled), both in a manifest list, arm64 run emulated.
+    tests/container/multiarch.sh
     # The same tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
     build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=address,undefined \
       "${from_scratch[@]}"
