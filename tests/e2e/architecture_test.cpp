@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/daemon.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
 
