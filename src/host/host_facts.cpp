@@ -84,6 +84,18 @@ std::string infer_architecture(const Cpuinfo& cpuinfo) {
     return "unknown";
 }
 
+std::optional<std::string> emulation_warning(const std::string& machine,
+                                             const std::string& described) {
+    if (described == "unknown" || machine.empty() || machine == described) return std::nullopt;
+    // A 32-bit process on a 64-bit CPU of the same family is no emulation.
+    if ((machine == "i686" && described == "x86_64") ||
+        (machine == "armv7l" && described == "aarch64"))
+        return std::nullopt;
+    return "this process runs as " + machine + " but /proc/cpuinfo describes an " + described +
+           " CPU: it is emulated (qemu-user through binfmt_misc?), so the CPU model, flags and "
+           "guess describe the host that emulates it";
+}
+
 uint32_t HostFacts::present_cpus() const {
     if (cpu_lists.present) return static_cast<uint32_t>(cpu_lists.present->count());
     return static_cast<uint32_t>(online_cpus());
@@ -122,6 +134,8 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
     }
 
     facts.architecture = live ? live->machine : infer_architecture(cpuinfo);
+    if (auto mismatch = emulation_warning(facts.architecture, infer_architecture(cpuinfo)))
+        facts.warnings.push_back(*mismatch);
     if (!cpuinfo.types.empty()) facts.op_modes = op_modes(cpuinfo.types[0]);
     facts.byte_order = byte_order(root);
     facts.cpu_types = build_cpu_types(root, cpuinfo, *possible);

@@ -57,4 +57,9 @@ HostFacts collect_host_facts(const SysRoot& root);
 // cpuinfo-based guess of the architecture for a dump ("x86_64", "aarch64", ...).
 std::string infer_architecture(const Cpuinfo& cpuinfo);
 
+// A warning when the process's machine (uname) is not the architecture /proc/cpuinfo describes:
+// qemu-user shows an emulated arm64 process the x86 host's cpuinfo.
+std::optional<std::string> emulation_warning(const std::string& machine,
+                                             const std::string& described);
+
 }  // namespace hostprobe::host

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "host/cpuinfo.hpp"
 #include "host/host_facts.hpp"
 #include "support/paths.hpp"
 #include "support/replay.hpp"
@@ -195,12 +196,38 @@ TEST_CASE("the live machine") {
 TEST_CASE("the live machine as this build sees it: its own architecture, CPUID only on x86") {
     const HostFacts facts = collect_host_facts(SysRoot("/"), LiveCpuid(), read_live_inputs());
 #if defined(__aarch64__)
-    // Also under qemu-user, whose /proc/cpuinfo is the x86 host's: uname says what runs.
+    // Also under qemu-user, whose /proc/cpuinfo is the x86 host's: uname says what runs, and a
+    // warning says the CPU described is the emulating host's.
     CHECK(facts.architecture == "aarch64");
+    if (infer_architecture(parse_cpuinfo(*SysRoot("/").read_file("/proc/cpuinfo"), std::nullopt)) ==
+        "x86_64")
+        CHECK(std::any_of(facts.warnings.begin(), facts.warnings.end(), [](const auto& warning) {
+            return warning.find("emulated") != std::string::npos;
+        }));
     CHECK_FALSE(LiveCpuid().hypervisor_signature());
 #elif defined(__x86_64__)
     CHECK(facts.architecture == "x86_64");
 #endif
     CHECK(facts.cpu_budget.cores > 0);
     CHECK(facts.cpu_budget.workers <= facts.cpu_budget.visible_cpus);
+}
+
+TEST_CASE("an arm64 process shown an x86 host's cpuinfo (qemu-user) is warned about") {
+    const SysRoot fargate(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4");
+    const auto has_emulation_warning = [](const HostFacts& facts) {
+        return std::any_of(facts.warnings.begin(), facts.warnings.end(), [](const auto& warning) {
+            return warning.find("emulated") != std::string::npos;
+        });
+    };
+    const HostFacts emulated = collect_host_facts(fargate, NoCpuid(), LiveInputs{"aarch64", 2});
+    CHECK(emulated.architecture == "aarch64");
+    CHECK(has_emulation_warning(emulated));
+    CHECK_FALSE(
+        has_emulation_warning(collect_host_facts(fargate, NoCpuid(), LiveInputs{"x86_64", 2})));
+    CHECK_FALSE(
+        has_emulation_warning(collect_host_facts(fargate, NoCpuid(), LiveInputs{"i686", 2})));
+    CHECK_FALSE(has_emulation_warning(collect_host_facts(fargate, NoCpuid(), std::nullopt)));
+    CHECK(emulation_warning("aarch64", "x86_64")->find("qemu-user") != std::string::npos);
+    CHECK_FALSE(emulation_warning("x86_64", "unknown"));
+    CHECK_FALSE(emulation_warning("armv7l", "aarch64"));
 }

@@ -133,7 +133,8 @@ TEST_CASE("ECS metadata arriving shows at the next render; file readings are sha
     const bool within_reading_age =
         std::chrono::steady_clock::now() - first_at < std::chrono::milliseconds(500);
     CHECK(after.find("cluster=\"survey\"") != std::string::npos);
-    CHECK(after.find("hostprobe_cpu_budget_cores 0.25\n") != std::string::npos);
+    CHECK(after.find("hostprobe_ecs_task_cpu_limit_cores{source=\"task\"} 0.25\n") !=
+          std::string::npos);
     // The counters come from the reading made for `before`, unless this machine took 500 ms.
     if (within_reading_age)
         CHECK(after.find("hostprobe_cgroup_cpu_throttled_periods_total 8\n") != std::string::npos);
