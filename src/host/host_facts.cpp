@@ -52,6 +52,21 @@ std::string flags_text(const CpuType* type) {
     return type ? join(type->flags, " ") : "";
 }
 
+// OpenSSL's settings beside the CPU's own flags, which tell a masked AES from an absent one.
+std::optional<OpensslCpu> openssl_cpu_of(const std::optional<std::string>& settings,
+                                         const CpuType* cpu, std::vector<std::string>& warnings) {
+    if (!settings) return std::nullopt;
+    auto parsed = parse_openssl_cpu_settings(*settings);
+    if (!parsed) {
+        warnings.push_back(parsed.error().message);
+        return std::nullopt;
+    }
+    std::optional<std::vector<std::string>> flags;
+    if (cpu && !cpu->flags.empty()) flags = cpu->flags;
+    parsed->aes_hardware = judge_aes_hardware(*parsed, flags);
+    return std::move(*parsed);
+}
+
 }  // namespace
 
 LiveInputs read_live_inputs() {
@@ -59,6 +74,7 @@ LiveInputs read_live_inputs() {
     utsname name{};
     if (uname(&name) == 0) live.machine = name.machine;
     live.affinity_cpus = affinity_cpu_count();
+    live.openssl_cpu_settings = read_openssl_cpu_settings();
     return live;
 }
 
@@ -160,6 +176,7 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
     }
     facts.cpu_budget = compute_cpu_budget(facts.cgroup.cpu_quota, visible);
     if (cpu) facts.guess = guess_host(*cpu, facts.hypervisor);
+    if (live) facts.openssl_cpu = openssl_cpu_of(live->openssl_cpu_settings, cpu, facts.warnings);
     return facts;
 }
 

@@ -16,6 +16,7 @@
 #include "host/cpuid.hpp"
 #include "host/guess.hpp"
 #include "host/hypervisor.hpp"
+#include "host/openssl_cpu.hpp"
 #include "host/topology.hpp"
 
 namespace hostprobe::host {
@@ -24,6 +25,8 @@ namespace hostprobe::host {
 struct LiveInputs {
     std::string machine;  // uname -m
     std::optional<uint32_t> affinity_cpus;
+    // This process's OPENSSL_info(OPENSSL_INFO_CPU_SETTINGS): what its OpenSSL runs with.
+    std::optional<std::string> openssl_cpu_settings;
 };
 
 LiveInputs read_live_inputs();
@@ -41,6 +44,8 @@ struct HostFacts {
     CgroupFacts cgroup;
     CpuBudget cpu_budget;
     HostGuess guess;
+    // Live only: a dump's CPU is not the one this process's OpenSSL runs on.
+    std::optional<OpensslCpu> openssl_cpu;
     std::vector<std::string> warnings;
 
     const CpuType* default_type() const { return cpu_types.empty() ? nullptr : &cpu_types[0]; }

@@ -44,6 +44,24 @@ void add_identity(std::vector<prometheus::MetricFamily>& out, const host::HostFa
     append(out, std::move(candidates));
 }
 
+// What this process's OpenSSL runs its ciphers with (live only: a replayed dump has none).
+void add_openssl_cpu(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
+    const auto& openssl = facts.openssl_cpu;
+    if (!openssl) return;
+    append(out, gauge("hostprobe_openssl_cpu_info",
+                      "OpenSSL's CPU settings (OPENSSL_info CPU_SETTINGS) and whether AES runs on "
+                      "the CPU's AES instructions (used, masked, unused, absent, unknown); always "
+                      "1.")
+                    .add(1, {{"settings", openssl->settings},
+                             {"aes_hardware", host::aes_hardware_name(openssl->aes_hardware)}}));
+    FamilyBuilder features =
+        gauge("hostprobe_openssl_cpu_feature_used",
+              "1 when OpenSSL's capability vector lets it use the CPU feature, 0 when not.");
+    for (const auto& feature : openssl->features)
+        features.add(feature.used ? 1 : 0, {{"feature", feature.name}});
+    append(out, std::move(features));
+}
+
 void add_capacity(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
     append(out,
            gauge("hostprobe_cpus_online", "CPUs the kernel has online.").add(facts.online_cpus()));
@@ -129,6 +147,7 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& s
 std::vector<prometheus::MetricFamily> fact_families(const task::TaskFacts& facts) {
     std::vector<prometheus::MetricFamily> out;
     add_identity(out, facts.host);
+    add_openssl_cpu(out, facts.host);
     add_capacity(out, facts.host);
     add_ecs(out, facts);
     return out;

@@ -170,6 +170,7 @@ json host_json_of(const host::HostFacts& facts, const ecs::TaskMetadata* task_me
             {"cgroup", cgroup_json(facts.cgroup, throttling)},
             {"cpu_budget", facts.cpu_budget},
             {"guess", guess_json(facts.guess)},
+            {"openssl_cpu", facts.openssl_cpu ? json(*facts.openssl_cpu) : json(nullptr)},
             {"ecs", task_metadata ? ecs::to_json(*task_metadata) : json(nullptr)},
             {"cost", cost ? json{{"dollars_per_hour", cost->dollars_per_hour},
                                  {"vcpus", cost->vcpus},

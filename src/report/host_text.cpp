@@ -113,6 +113,8 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                                                  format_fixed(counters->throttled_seconds, 3) +
                                                  " s throttled");
     }
+    if (facts.openssl_cpu)
+        rows.emplace_back("OpenSSL CPU:", host::openssl_cpu_summary(*facts.openssl_cpu));
     add_if(rows, "Live:", live);
     if (task_metadata) {
         rows.emplace_back("ECS task:", task_metadata->family + ":" + task_metadata->revision +
