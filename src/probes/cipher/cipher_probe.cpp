@@ -13,6 +13,7 @@
 #include "host/cgroup.hpp"
 #include "host/proc_stat.hpp"
 #include "metrics/family_builder.hpp"
+#include "probes/cipher/aes_hardware.hpp"
 #include "probes/cipher/cipher_catalog.hpp"
 #include "probes/cipher/cipher_measurement.hpp"
 #include "probes/cipher/speed_report.hpp"
@@ -482,6 +483,9 @@ Result<CipherResult> CipherProbe::measure(const runs::ProbeContext& context,
     }
     result.series = std::move(series);
     result.openssl_version = OpenSSL_version(OPENSSL_VERSION);
+    result.openssl_cpu = measured_openssl_cpu(context);
+    if (const std::string note = aes_hardware_note(result); !note.empty())
+        result.explanation += " " + note;
     result.cpu_budget = context.host.cpu_budget;
     result.partial = tables->partial;
     return result;

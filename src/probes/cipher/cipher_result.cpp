@@ -111,6 +111,7 @@ void to_json(json& out, const CipherResult& result) {
                             {"last_bytes_per_second", sustained->last_bytes_per_second}};
     }
     if (result.thread_sweep) out["thread_sweep"] = *result.thread_sweep;
+    if (result.openssl_cpu) out["openssl_cpu"] = *result.openssl_cpu;
 }
 
 void from_json(const json& in, CipherResult& result) {
@@ -147,6 +148,8 @@ void from_json(const json& in, CipherResult& result) {
     });
     read_if_present(in, "thread_sweep", result.thread_sweep,
                     [](const json& value) { return value.get<ThreadSweep>(); });
+    read_if_present(in, "openssl_cpu", result.openssl_cpu,
+                    [](const json& value) { return value.get<host::OpensslCpu>(); });
 }
 
 }  // namespace hostprobe::probes

@@ -12,6 +12,7 @@
 #include "core/stats.hpp"
 #include "host/cgroup.hpp"
 #include "host/cpu_budget.hpp"
+#include "host/openssl_cpu.hpp"
 #include "probes/cipher/cipher_worker.hpp"
 #include "probes/cipher/thread_sweep.hpp"
 #include "probes/common/run_series.hpp"
@@ -72,6 +73,8 @@ struct CipherResult {
     // Only when `threads` was a list or "sweep": `measurements` then has every cell at every
     // count, and `threads` is the largest count.
     std::optional<ThreadSweep> thread_sweep;
+    // What OpenSSL's CPU dispatch ran with (AES-NI or not); older results have none.
+    std::optional<host::OpensslCpu> openssl_cpu;
 };
 
 void to_json(nlohmann::json& out, const CipherResult& result);

@@ -86,6 +86,8 @@ std::string speed_report(const CipherResult& result) {
                       cipher_mode_name(result.mode) + ", " +
                       (result.decrypt ? "decrypt" : "encrypt") + ", " + result.openssl_version +
                       "\n";
+    if (result.openssl_cpu)
+        out += "OpenSSL CPU: " + host::openssl_cpu_summary(*result.openssl_cpu) + "\n";
     if (result.partial) out += "(partial: the run was cancelled)\n";
     out += speed_tables(result) + "\n";
     if (const auto& throttling = result.throttling) {
