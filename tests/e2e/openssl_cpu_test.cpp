@@ -35,7 +35,7 @@ bool live_cpu_has_aes_ni() {
     return false;
 }
 
-json cipher_run(const std::map<std::string, std::string>& environment) {
+json openssl_cipher_run(const std::map<std::string, std::string>& environment) {
     const auto run = run_to_end(binary(),
                                 {"run", "cipher", "--ciphers", "aes-128-gcm", "--block-sizes",
                                  "16384", "--threads", "1", "--seconds", "0.2", "--json"},
@@ -45,7 +45,7 @@ json cipher_run(const std::map<std::string, std::string>& environment) {
     return json::parse(run.output)["result"];
 }
 
-bool has_line(const std::string& text, const std::string& wanted) {
+bool metrics_has_line(const std::string& text, const std::string& wanted) {
     std::istringstream lines(text);
     std::string line;
     while (std::getline(lines, line)) {
@@ -61,7 +61,7 @@ TEST_CASE("cipher run: AES-NI used, and masked by OPENSSL_ia32cap with the sente
         MESSAGE("skipped: not an x86 CPU with AES-NI");
         return;
     }
-    const json plain = cipher_run({});
+    const json plain = openssl_cipher_run({});
     INFO(plain.dump());
     REQUIRE(plain.contains("openssl_cpu"));
     CHECK(plain["openssl_cpu"]["aes"] == true);
@@ -70,7 +70,7 @@ TEST_CASE("cipher run: AES-NI used, and masked by OPENSSL_ia32cap with the sente
     CHECK(plain["openssl_cpu"]["settings"].get<std::string>().rfind("OPENSSL_ia32cap=0x", 0) == 0);
     CHECK(plain["explanation"].get<std::string>().find("AES ran without") == std::string::npos);
 
-    const json masked = cipher_run(kAesNiMasked);
+    const json masked = openssl_cipher_run(kAesNiMasked);
     INFO(masked.dump());
     REQUIRE(masked.contains("openssl_cpu"));
     CHECK(masked["openssl_cpu"]["aes"] == false);
@@ -99,8 +99,10 @@ TEST_CASE("GET /v1/host and /metrics show OpenSSL's CPU settings of the live dae
     const auto metrics = client.Get("/metrics");
     REQUIRE(metrics);
     INFO(metrics->body);
-    CHECK(has_line(metrics->body, R"(hostprobe_openssl_cpu_feature_used{feature="aes"} 0)"));
-    CHECK(has_line(metrics->body, R"(hostprobe_openssl_cpu_feature_used{feature="pclmulqdq"} 1)"));
+    CHECK(
+        metrics_has_line(metrics->body, R"(hostprobe_openssl_cpu_feature_used{feature="aes"} 0)"));
+    CHECK(metrics_has_line(metrics->body,
+                           R"(hostprobe_openssl_cpu_feature_used{feature="pclmulqdq"} 1)"));
     CHECK(metrics->body.find(R"(aes_hardware="masked")") != std::string::npos);
     CHECK(promtool_accepts(metrics->body));
 
