@@ -8,6 +8,7 @@
 
 #include "support/daemon.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 
 using namespace hostprobe::testing;
 using nlohmann::json;
@@ -57,10 +58,7 @@ bool metrics_has_line(const std::string& text, const std::string& wanted) {
 }  // namespace
 
 TEST_CASE("cipher run: AES-NI used, and masked by OPENSSL_ia32cap with the sentence saying so") {
-    if (!live_cpu_has_aes_ni()) {
-        MESSAGE("skipped: not an x86 CPU with AES-NI");
-        return;
-    }
+    if (!live_cpu_has_aes_ni()) SKIP_TEST("not an x86 CPU with AES-NI");
     const json plain = openssl_cipher_run({});
     INFO(plain.dump());
     REQUIRE(plain.contains("openssl_cpu"));
@@ -83,10 +81,7 @@ TEST_CASE("cipher run: AES-NI used, and masked by OPENSSL_ia32cap with the sente
 }
 
 TEST_CASE("GET /v1/host and /metrics show OpenSSL's CPU settings of the live daemon") {
-    if (!live_cpu_has_aes_ni()) {
-        MESSAGE("skipped: not an x86 CPU with AES-NI");
-        return;
-    }
+    if (!live_cpu_has_aes_ni()) SKIP_TEST("not an x86 CPU with AES-NI");
     Daemon daemon({}, kAesNiMasked);
     auto client = daemon.client();
     const auto host = client.Get("/v1/host");
