@@ -9,6 +9,7 @@
 #include "core/time_format.hpp"
 #include "fuzz_support.hpp"
 #include "host/caches.hpp"
+#include "host/openssl_cpu.hpp"
 #include "http/cidr.hpp"
 #include "http/listen_address.hpp"
 #include "http/url.hpp"
@@ -69,6 +70,17 @@ void check_addresses(std::string_view text) {
     }
 }
 
+// OpenSSL's CPU settings: what parses renders as valid JSON and reads back the same.
+void check_openssl_cpu(std::string_view text) {
+    auto cpu = host::parse_openssl_cpu_settings(text);
+    if (!cpu) return;
+    const nlohmann::json written = *cpu;
+    (void)written.dump();  // throws on invalid UTF-8
+    const auto back = written.get<host::OpensslCpu>();
+    FUZZ_CHECK(back.words == cpu->words && back.features.size() == cpu->features.size(),
+               std::string(text));
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -76,6 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string owned(text);
 
     check_byte_size(text);
+    check_openssl_cpu(text);
     check_cpu_set(CpuSet::parse_list(text), text);
     check_cpu_set(CpuSet::parse_mask(text), text);
     check_schedule(text);
