@@ -97,6 +97,33 @@ for cipher in CIPHERS:
     report("%s 8192 B, 2 threads vs -multi 2" % cipher, wall / reference, 0.95)
 
 
+SWEEP_COUNTS = [1, 2]
+
+
+def hostprobe_sweep(cipher, size):
+    """One run with --threads 1,2: the wall-clock figure at each count and the efficiency."""
+    command = [BINARY, "run", "cipher", "--ciphers", cipher, "--block-sizes", str(size), "--seconds", str(SECONDS),
+               "--threads", ",".join(map(str, SWEEP_COUNTS)), "--mode", mode_for(cipher), "--json"]
+    run = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
+    steps = run["result"]["thread_sweep"]["scaling"][0]["steps"]
+    return {step["threads"]: step for step in steps}
+
+
+print("\n== seed 002's sweep in one run: --threads %s vs openssl speed -multi N, 8192 B" %
+      ",".join(map(str, SWEEP_COUNTS)))
+for cipher in ("aes-128-gcm", "aes-128-ctr"):
+    ours, theirs = interleaved(lambda: hostprobe_sweep(cipher, 8192),
+                               lambda: {n: openssl(cipher, 8192, multi=n) for n in SWEEP_COUNTS})
+    reference_at_1 = statistics.median(t[1] for t in theirs)
+    for n in SWEEP_COUNTS:
+        wall = statistics.median(m[n]["bytes_per_second"] for m in ours)
+        reference = statistics.median(t[n] for t in theirs)
+        efficiency = statistics.median(m[n]["efficiency"] for m in ours)
+        reference_efficiency = reference / (n * reference_at_1)
+        print("  %-12s %d thread(s)  hostprobe %s (efficiency %.2f)  openssl -multi %d %s (efficiency %.2f)" %
+              (cipher, n, gb(wall), efficiency, n, gb(reference), reference_efficiency))
+        report("%s sweep, %d thread(s) vs -multi %d" % (cipher, n, n), wall / reference, 0.95 if n == 1 else 0.90)
+
 
 cgroup, why_not = make_quota_cgroup("hostprobe-bench", 0.25)
 print("\n== under a 0.25 CPU quota (cgroup %s), 8192 B" % (cgroup or "-"))
