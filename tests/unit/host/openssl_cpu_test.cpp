@@ -121,23 +121,23 @@ TEST_CASE("AES used, masked, unused, absent or unknown from OpenSSL's bits and t
 TEST_CASE("OpenSSL CPU JSON: decoded fields, hex words, and read back by parsing the settings") {
     OpensslCpu cpu = parsed_settings(kEpycMaskedSettings);
     cpu.aes_hardware = AesHardware::masked;
-    const nlohmann::json json = cpu;
-    CHECK(json["settings"] == kEpycMaskedSettings);
-    CHECK(json["variable"] == "OPENSSL_ia32cap");
-    CHECK(json["words"] == nlohmann::json{"0xfcd83203178bffff", "0x0000000000000000"});
-    CHECK(json["environment"] == "~0x200000000000000");
-    CHECK(json["aes"] == false);
-    CHECK(json["pclmulqdq"] == true);
-    CHECK(json["aes_hardware"] == "masked");
-    const auto back = json.get<OpensslCpu>();
+    const nlohmann::json as_json = cpu;
+    CHECK(as_json["settings"] == kEpycMaskedSettings);
+    CHECK(as_json["variable"] == "OPENSSL_ia32cap");
+    CHECK(as_json["words"] == nlohmann::json{"0xfcd83203178bffff", "0x0000000000000000"});
+    CHECK(as_json["environment"] == "~0x200000000000000");
+    CHECK(as_json["aes"] == false);
+    CHECK(as_json["pclmulqdq"] == true);
+    CHECK(as_json["aes_hardware"] == "masked");
+    const auto back = as_json.get<OpensslCpu>();
     CHECK(back.words == cpu.words);
     CHECK(back.aes_hardware == AesHardware::masked);
     CHECK(openssl_cpu_summary(back) == std::string(kEpycMaskedSettings) + " (AES-NI: masked)");
 
-    nlohmann::json damaged = json;
+    nlohmann::json damaged = as_json;
     damaged["settings"] = "OPENSSL_ia32cap=nonsense";
     CHECK_THROWS(damaged.get<OpensslCpu>());
-    damaged = json;
+    damaged = as_json;
     damaged["aes_hardware"] = "sometimes";
     CHECK_THROWS(damaged.get<OpensslCpu>());
 }
