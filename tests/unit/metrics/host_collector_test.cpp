@@ -139,7 +139,8 @@ TEST_CASE("ECS metadata arriving shows at the next render; file readings are sha
     if (within_reading_age)
         CHECK(after.find("hostprobe_cgroup_cpu_throttled_periods_total 8\n") != std::string::npos);
     // A new collector reads afresh.
-    const auto fresh = by_name(metrics::HostCollector(root, state).families());
+    const auto fresh_families = metrics::HostCollector(root, state).families();
+    const auto fresh = by_name(fresh_families);
     CHECK(fresh.at("hostprobe_cgroup_cpu_throttled_periods_total")->metric.at(0).counter.value ==
           18);
 }
