@@ -103,6 +103,11 @@ Result<OpensslCpu> parse_openssl_cpu_settings(std::string_view settings) {
         return settings_error(settings, "longer than " + std::to_string(kMaxOpensslCpuSettings));
     OpensslCpu cpu;
     cpu.settings = valid_utf8(settings);
+    // Each invalid byte becomes a 3-byte U+FFFD: the repaired text must fit too, or a result
+    // holding it would not parse back (from_json parses `settings` again).
+    if (cpu.settings.size() > kMaxOpensslCpuSettings)
+        return settings_error(settings, "longer than " + std::to_string(kMaxOpensslCpuSettings) +
+                                            " bytes once made valid UTF-8");
     std::string_view vector = settings;
     if (const size_t marker = settings.find(kEnvironmentMarker); marker != std::string::npos) {
         vector = settings.substr(0, marker);

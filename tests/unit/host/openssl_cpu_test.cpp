@@ -96,6 +96,11 @@ TEST_CASE("malformed and overlong OpenSSL CPU settings are refused") {
     const std::string overlong =
         "OPENSSL_ia32cap=0x1 env:" + std::string(kMaxOpensslCpuSettings, '~');
     CHECK_FALSE(parse_openssl_cpu_settings(overlong).ok());
+    // Short enough as bytes, too long once each invalid byte is a U+FFFD (found by fuzzing).
+    const std::string invalid_bytes =
+        "OPENSSL_ia32cap=0xff:0x0 env:" + std::string(kMaxOpensslCpuSettings / 2, '\xff');
+    REQUIRE(invalid_bytes.size() <= kMaxOpensslCpuSettings);
+    CHECK_FALSE(parse_openssl_cpu_settings(invalid_bytes).ok());
     // The environment's text is OpenSSL's copy of a variable: any bytes, kept as valid UTF-8.
     const OpensslCpu odd = parsed_settings("OPENSSL_armcap=0x4 env:\xff zz env:x");
     CHECK(*odd.environment == "\xEF\xBF\xBD zz env:x");
