@@ -24,8 +24,9 @@ agent_packages=(cmake g++ make pkg-config git libssl-dev libcpp-httplib-dev nloh
 build_packages=("${agent_packages[@]}" doctest-dev)
 # prometheus: promtool checks /metrics and deploy/'s rules, and a real server scrapes a test
 # fleet; nodejs/npm: aws-sdk's ECS model validates task-definitions/; curl and python3 drive
-# the container test; openssl makes the TLS tests' certificate.
-test_packages=(prometheus curl python3 openssl)
+# the container test; openssl makes the TLS tests' certificate; chromium (headless, driven by
+# tests/js's puppeteer-core) tests the page at `/`.
+test_packages=(prometheus curl python3 openssl chromium)
 node_packages=(nodejs npm)
 
 as_root() {
