@@ -64,7 +64,7 @@ export function lineSeries(label, index, unitFormatter, scale) {
     label,
     stroke: color(index),
     width: 2,
-    scale,
+    scale: scale || 'y',
     points: { show: true, size: 5 },
     value: (_, value) => (value === null || value === undefined ? '—' : unitFormatter(value)),
   };
@@ -96,3 +96,6 @@ export function marksPlugin(marks) {
     },
   };
 }
+
+// Bars start at zero: a bar's length is its value, so two bars compare by eye.
+export const zeroBased = { range: (_, __, max) => [0, max > 0 ? max * 1.1 : 1] };

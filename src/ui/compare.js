@@ -1,7 +1,7 @@
 // Two runs of one probe on one chart (before/after a change of instance type or task size):
 // each probe's headline figures, labelled alike so that the two runs line up.
 
-import { figure, draw, categoryAxis, barSeries } from './chart.js';
+import { figure, draw, categoryAxis, barSeries, zeroBased } from './chart.js';
 import * as format from './format.js';
 
 function cipherFigures(result) {
@@ -61,7 +61,7 @@ export function renderComparison(container, first, second) {
   const node = figure(container, 'compare', `Run ${first.id} against run ${second.id}: ${a.unit}`,
     `/v1/runs/${encodeURIComponent(second.id)}`);
   draw(node, {
-    scales: { x: axis.scale },
+    scales: { x: axis.scale, y: zeroBased },
     axes: [{ ...axis.axis, rotate: labels.length > 6 ? -30 : 0, size: labels.length > 6 ? 80 : 40 }, { label: a.unit, size: 60 }],
     series: [{ label: 'figure', value: (_, index) => labels[index] ?? '—' },
       barSeries(`run ${first.id}`, 0, 2, format.trim), barSeries(`run ${second.id}`, 1, 2, format.trim)],

@@ -2,11 +2,14 @@
 
 import { el, sourceLink } from './dom.js';
 import * as format from './format.js';
-import { figure, draw, categoryAxis, barSeries, lineSeries, marksPlugin, color } from './chart.js';
+import { figure, draw, categoryAxis, barSeries, lineSeries, marksPlugin, color, zeroBased } from './chart.js';
 
 const runUrl = (run) => `/v1/runs/${encodeURIComponent(run.id)}`;
 const mbps = (value) => `${format.trim(value)} MB/s`;
 const micros = (value) => `${format.trim(value)} µs`;
+
+// uPlot leaves a log axis's labels to the caller: every split, numbers in words.
+const logValues = (_, splits) => splits.map((value) => (value === null || value === undefined ? '' : format.trim(value)));
 
 function legendless(options) {
   return { legend: { live: true }, cursor: { drag: { x: false, y: false } }, ...options };
@@ -42,7 +45,7 @@ function renderCipher(container, run) {
     const node = figure(grid, 'cipher-throughput', `${cipher}: throughput per block size`, runUrl(run));
     node.dataset.cipher = cipher;
     draw(node, legendless({
-      scales: { x: axis.scale },
+      scales: { x: axis.scale, y: zeroBased },
       axes: [{ ...axis.axis, label: 'block size' }, { label: 'MB/s', size: 60 }],
       series: [{ label: 'block', value: (_, index) => labels[index] ?? '—' },
         barSeries('wall-clock', 0, 2, mbps), barSeries('CPU time', 1, 2, mbps)],
@@ -88,7 +91,7 @@ function renderHistogram(container, run, direction) {
     plugins: [marksPlugin(marks.map((mark) => ({ ...mark, value: mark.value })))],
     scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
     axes: [{ label: 'completion latency', values: (_, splits) => splits.map((ns) => format.nanoseconds(ns)), size: 40 },
-      { label: 'I/Os', size: 60 }],
+      { label: 'I/Os', size: 60, values: logValues }],
     series: [{ label: 'latency', value: (_, ns) => format.nanoseconds(ns) },
       lineSeries(`${direction} I/Os`, direction === 'read' ? 0 : 1, format.trim)],
   }), [bins.map(([ns]) => ns), bins.map(([, count]) => count)]);
@@ -147,7 +150,7 @@ function renderFiles(container, run) {
   const node = figure(container, 'files-latency', 'Latency percentiles of each operation (log axis)', runUrl(run));
   draw(node, legendless({
     scales: { x: axis.scale, y: { distr: 3 } },
-    axes: [axis.axis, { label: 'µs', size: 60 }],
+    axes: [axis.axis, { label: 'µs', size: 60, values: logValues }],
     series: [{ label: 'percentile', value: (_, index) => labels[index] ?? '—' },
       ...names.map((name, index) => lineSeries(name, index, micros))],
   }), [labels.map((_, index) => index), ...names.map((name) => FILE_PERCENTILES.map(([key]) => {
@@ -171,7 +174,7 @@ function renderSystem(container, run) {
   const axis = categoryAxis(names);
   const node = figure(container, 'system-index', 'Index of each test, 1 copy and the budget\'s copies', runUrl(run));
   draw(node, legendless({
-    scales: { x: axis.scale },
+    scales: { x: axis.scale, y: zeroBased },
     axes: [axis.axis, { label: 'index', size: 60 }],
     series: [{ label: 'test', value: (_, position) => names[position] ?? '—' },
       ...copies.map((count, position) => barSeries(`${count} ${count === 1 ? 'copy' : 'copies'}`, position, copies.length, format.trim))],

@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
+const zlib = require('node:zlib');
 const puppeteer = require('../js/node_modules/puppeteer-core');
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -113,6 +114,11 @@ async function openPage(browser, base, { width = 1280, expectedStatuses = [] } =
     if (response.status() >= 400 && !expected(response.status())) problems.push(`answer ${response.status()} to ${response.url()}`);
   });
   page.on('request', (request) => requests.push({ url: request.url(), headers: request.headers() }));
+  const pageFiles = [];
+  page.on('response', (response) => {
+    const { pathname } = new URL(response.url());
+    if (pathname === '/' || pathname.startsWith('/ui/')) pageFiles.push(response.buffer().then((body) => body.length ? zlib.gzipSync(body).length : 0, () => 0));
+  });
   page.on('dialog', async (dialog) => {
     problems.push(`dialog opened: ${dialog.message()}`);
     await dialog.dismiss();
@@ -120,7 +126,7 @@ async function openPage(browser, base, { width = 1280, expectedStatuses = [] } =
   const embedded = await servesPage(base);
   if (!embedded) await answerFromDisk(page);
   const response = await page.goto(`${base}/`, { waitUntil: 'load' });
-  return { page, problems, requests, response, embedded };
+  return { page, problems, requests, response, embedded, pageFiles };
 }
 
 async function closePage({ page, problems }, name) {
@@ -171,6 +177,9 @@ testCase('the host card shows what /v1/host says (fargate-e5-2686v4: quota 0.25,
   check(host.cpu_budget.workers === 1 && shown.workers === '1', `workers shown ${shown.workers}`);
   check(shown['ec2-families'].startsWith('guess: ') && shown['ec2-families'].includes('m4'), `EC2 families ${shown['ec2-families']}`);
   await page.waitForSelector('[data-field="throttled-share"]', { timeout: WAIT_MS });
+  const compressed = (await Promise.all(session.pageFiles)).reduce((sum, size) => sum + size, 0);
+  check(session.pageFiles.length >= 5 && compressed <= 150 * 1024, `first load: ${session.pageFiles.length} files, ${compressed} bytes gzipped`);
+  console.log(`note: first load ${session.pageFiles.length} files, ${(compressed / 1024).toFixed(1)} KiB gzipped`);
   if (session.embedded) {
     const policy = session.response.headers()['content-security-policy'] || '';
     check(policy.includes("default-src 'self'") && policy.includes("frame-ancestors 'none'"), `Content-Security-Policy: '${policy}'`);
