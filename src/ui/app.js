@@ -11,11 +11,13 @@ import { renderHistory } from './history.js';
 const HOST_EVERY_MS = 5000;
 const RUNS_ACTIVE_EVERY_MS = 500;
 const RUNS_IDLE_EVERY_MS = 4000;
+const RUNS_LISTED = 50;
 
 const state = {
   waitingForToken: false,
   loaded: false,
   runs: [],
+  listedAt: 0,
   viewedKey: '',
   historyKey: '',
   throttling: new ThrottlingWatch(),
@@ -76,7 +78,7 @@ async function refreshView() {
   const key = `${run.id}:${run.state}:${run.progress}`;
   if (key === state.viewedKey) return;
   state.viewedKey = key;
-  renderRunView(run, state.runs, refreshRuns);
+  renderRunView(run, state.runs, () => refreshRuns({ full: true }));
 }
 
 function refreshHistory() {
@@ -86,15 +88,31 @@ function refreshHistory() {
   renderHistory(state.runs);
 }
 
-async function refreshRuns() {
+// The whole list (every run with its result) is fetched every few seconds; while runs are
+// queued or running, only those are fetched in between, so a watching browser costs the agent
+// little.
+async function fetchRuns() {
+  const now = Date.now();
+  const active = state.runs.filter(isActive);
+  if (active.length > 0 && now - state.listedAt < RUNS_IDLE_EVERY_MS) {
+    const fresh = await Promise.all(active.map((run) => get(`/v1/runs/${encodeURIComponent(run.id)}`)));
+    const byRunId = new Map(fresh.map((run) => [run.id, run]));
+    return state.runs.map((run) => byRunId.get(run.id) || run);
+  }
+  const answer = await get(`/v1/runs?limit=${RUNS_LISTED}`);
+  state.listedAt = now;
+  return Array.isArray(answer.runs) ? answer.runs : [];
+}
+
+async function refreshRuns({ full = false } = {}) {
   clearTimeout(state.timers.runs);
   if (state.waitingForToken) return;
+  if (full) state.listedAt = 0;
   let active = false;
   try {
-    const answer = await get('/v1/runs?limit=50');
-    state.runs = Array.isArray(answer.runs) ? answer.runs : [];
+    state.runs = await fetchRuns();
     active = state.runs.some(isActive);
-    renderRunsTable(state.runs, refreshRuns);
+    renderRunsTable(state.runs, () => refreshRuns({ full: true }));
     refreshHistory();
     await refreshView();
   } catch (error) {
@@ -110,7 +128,7 @@ async function loadProbes() {
     const answer = await get('/v1/probes');
     renderProbeForms(answer.probes || [], (run) => {
       location.hash = `#run/${encodeURIComponent(run.id)}`;
-      refreshRuns();
+      refreshRuns({ full: true });
     });
     return true;
   } catch (error) {
