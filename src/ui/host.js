@@ -7,7 +7,7 @@ import * as format from './format.js';
 const HOST = '/v1/host';
 
 function row(term, ...values) {
-  const present = values.flat().filter((value) => value !== null && value !== undefined && value !== '');
+  const present = values.flat().filter((value) => value !== null && value !== undefined && value !== '' && value !== false);
   if (present.length === 0) return null;
   return [el('dt', { text: term }), el('dd', {}, present)];
 }
