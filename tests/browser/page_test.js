@@ -16,7 +16,6 @@ const puppeteer = require('../js/node_modules/puppeteer-core');
 const CHROMIUM = '/usr/bin/chromium';
 const SOURCE_ROOT = path.resolve(__dirname, '../..');
 const FARGATE = path.join(SOURCE_ROOT, 'tests/fixtures/sysroots/fargate-e5-2686v4');
-const UI_DIR = path.join(SOURCE_ROOT, 'src/ui');
 const TOKEN = 'browser-test-token-7f3a';
 const HOSTILE_MODEL = '<img src=x onerror=alert(1)>';
 const WAIT_MS = 60000;
@@ -71,34 +70,12 @@ function copyHostileSysroot() {
   return root;
 }
 
-const CONTENT_TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
-
-// Whether the daemon embeds the page itself (then the test uses it, CSP included); before the
-// serving half of issue 18 exists, the browser is answered from src/ui on disk instead.
-async function servesPage(base) {
-  const answer = await fetch(`${base}/`, { headers: { Accept: 'text/html' } });
-  return (answer.headers.get('content-type') || '').startsWith('text/html');
-}
-
-async function answerFromDisk(page) {
-  await page.setRequestInterception(true);
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    const file = url.pathname === '/' ? 'index.html' : url.pathname.startsWith('/ui/') ? url.pathname.slice(4) : null;
-    const full = file && path.join(UI_DIR, file);
-    if (full && full.startsWith(UI_DIR + path.sep) && fs.existsSync(full) && request.method() === 'GET' &&
-        !(url.pathname === '/' && !request.headers().accept?.includes('text/html'))) {
-      request.respond({ status: 200, contentType: CONTENT_TYPES[path.extname(full)] || 'application/octet-stream', body: fs.readFileSync(full) });
-    } else {
-      request.continue();
-    }
-  });
-}
-
 // Opens the page and records what must not happen: console errors, page errors, failed
 // requests, answers >= 400 other than the ones the case provokes, and dialogs.
 async function openPage(browser, base, { width = 1280, expectedStatuses = [] } = {}) {
-  const page = await browser.newPage();
+  // A fresh context each time: an empty cache (a first load) and no sessionStorage.
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
   await page.setViewport({ width, height: 900 });
   const problems = [];
   const requests = [];
@@ -123,15 +100,14 @@ async function openPage(browser, base, { width = 1280, expectedStatuses = [] } =
     problems.push(`dialog opened: ${dialog.message()}`);
     await dialog.dismiss();
   });
-  const embedded = await servesPage(base);
-  if (!embedded) await answerFromDisk(page);
   const response = await page.goto(`${base}/`, { waitUntil: 'load' });
-  return { page, problems, requests, response, embedded, pageFiles };
+  check((response.headers()['content-type'] || '').startsWith('text/html'), `GET / gave ${response.headers()['content-type']}, not the page`);
+  return { page, context, problems, requests, response, pageFiles };
 }
 
-async function closePage({ page, problems }, name) {
+async function closePage({ page, context, problems }, name) {
   page.removeAllListeners('requestfailed');
-  await page.close();
+  await context.close();
   check(problems.length === 0, `${name}: ${problems.join('; ')}`);
 }
 
@@ -180,12 +156,10 @@ testCase('the host card shows what /v1/host says (fargate-e5-2686v4: quota 0.25,
   const compressed = (await Promise.all(session.pageFiles)).reduce((sum, size) => sum + size, 0);
   check(session.pageFiles.length >= 5 && compressed <= 150 * 1024, `first load: ${session.pageFiles.length} files, ${compressed} bytes gzipped`);
   console.log(`note: first load ${session.pageFiles.length} files, ${(compressed / 1024).toFixed(1)} KiB gzipped`);
-  if (session.embedded) {
-    const policy = session.response.headers()['content-security-policy'] || '';
-    check(policy.includes("default-src 'self'") && policy.includes("frame-ancestors 'none'"), `Content-Security-Policy: '${policy}'`);
-  } else {
-    console.log('note: the daemon does not serve the page yet; src/ui answered from disk, CSP not checked');
-  }
+  const headers = session.response.headers();
+  const policy = headers['content-security-policy'] || '';
+  check(policy.includes("default-src 'self'") && policy.includes("frame-ancestors 'none'"), `Content-Security-Policy: '${policy}'`);
+  check(headers['x-content-type-options'] === 'nosniff', 'no X-Content-Type-Options: nosniff');
   await closePage(session, 'host card');
 });
 
