@@ -4,7 +4,7 @@
 import { byId, clear } from './dom.js';
 import { get, saveToken, forgetToken, whenUnauthorized } from './api.js';
 import { renderHost, ThrottlingWatch } from './host.js';
-import { renderProbeForms } from './forms.js';
+import { renderProbeForms, offerDirectories } from './forms.js';
 import { renderRunsTable, renderRunView, hideRunView, isActive } from './runs.js';
 import { renderHistory } from './history.js';
 
@@ -113,6 +113,8 @@ async function refreshRuns({ full = false } = {}) {
     state.runs = await fetchRuns();
     active = state.runs.some(isActive);
     renderRunsTable(state.runs, () => refreshRuns({ full: true }));
+    offerDirectories([...new Set(state.runs.filter((run) => run.state === 'succeeded' && run.params && run.params.directory)
+      .map((run) => String(run.params.directory)))].sort());
     refreshHistory();
     await refreshView();
   } catch (error) {

@@ -45,8 +45,10 @@ function scalarInput(probe, param, describedBy) {
     return el('input', { ...common, type: 'number', inputmode: param.type === 'integer' ? 'numeric' : 'decimal',
       step: param.type === 'integer' ? '1' : 'any', min: param.min, max: param.max, value: defaultText(param.default) });
   }
+  const directory = param.name === 'directory';
   return el('input', { ...common, type: 'text', value: defaultText(param.default), spellcheck: 'false',
-    autocomplete: 'off', placeholder: param.name === 'directory' ? 'an allowed --disk-dir directory' : null });
+    autocomplete: 'off', placeholder: directory ? 'an allowed --disk-dir directory' : null,
+    list: directory ? `${fieldId(probe, param.name)}-known` : null });
 }
 
 function paramField(probe, param) {
@@ -61,6 +63,7 @@ function paramField(probe, param) {
     : el('label', { for: id, className: 'label', text: param.name });
   return el('div', { className: 'field', 'data-param': param.name },
     label, input,
+    param.name === 'directory' && !directoryChoices(param) ? el('datalist', { id: `${id}-known`, className: 'known-directories' }) : null,
     el('small', { id: hintId, className: 'hint', text: describe(param) }),
     el('p', { id: errorId, className: 'field-error', 'aria-live': 'polite', hidden: true }));
 }
@@ -144,5 +147,15 @@ export function renderProbeForms(probes, onStarted) {
       el('summary', {}, el('span', { className: 'probe-name', text: probe.name }),
         probe.exclusive ? el('span', { className: 'badge', text: 'runs alone' }) : null),
       form));
+  }
+}
+
+// Until /v1/probes lists the allowed directories, the directories of runs that succeeded (so
+// were allowed) are offered as suggestions; the agent still decides.
+export function offerDirectories(directories) {
+  for (const list of document.querySelectorAll('datalist.known-directories')) {
+    const current = [...list.options].map((option) => option.value).join('\n');
+    if (current === directories.join('\n')) continue;
+    list.replaceChildren(...directories.map((directory) => el('option', { value: directory })));
   }
 }
