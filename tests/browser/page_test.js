@@ -253,9 +253,35 @@ testCase('a running run is cancelled from the page', async ({ browser, main }) =
   const id = await runIdAfterSubmit(page, 'cipher');
   const button = `#runs-table tr[data-run-id="${id}"][data-state="running"] button[data-action="cancel"]`;
   await page.waitForSelector(button, { timeout: WAIT_MS });
-  await page.click(button);
+  // From the keyboard: the button takes the focus and Enter presses it.
+  await page.focus(button);
+  await page.keyboard.press('Enter');
   await waitForState(page, id, 'cancelled');
   await closePage(session, 'cancel');
+});
+
+testCase('two cipher runs compared on one chart', async ({ browser, main, context }) => {
+  check(context.cipherRun, 'needs the cipher run of the case before');
+  const answer = await fetch(`${main}/v1/runs?wait=60`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ probe: 'cipher', params: { ciphers: ['aes-128-gcm'], block_sizes: [8192], seconds: 0.2 } }) });
+  const second = await answer.json();
+  check(second.state === 'succeeded', `the second cipher run ended ${second.state}`);
+  const session = await openPage(browser, `${main}`);
+  const { page } = session;
+  await loaded(page);
+  await page.evaluate((id) => { location.hash = `#run/${id}`; }, second.id);
+  await page.waitForSelector(`#compare-select option[value="${context.cipherRun}"]`, { timeout: WAIT_MS });
+  await page.select('#compare-select', context.cipherRun);
+  await page.waitForSelector('figure[data-chart="compare"] canvas', { timeout: WAIT_MS });
+  const compared = await page.$eval('figure[data-chart="compare"]', (figure) => ({
+    series: figure.chart.series.map((series) => series.label),
+    data: figure.chart.data.map((column) => Array.from(column)),
+  }));
+  // The labels are the union of both runs' figures: aes-128-gcm 8 KiB in both, chacha20 in one.
+  check(compared.series.length === 3 && compared.data[0].length === 2, `compare chart ${JSON.stringify(compared)}`);
+  check(compared.data[1].filter((value) => value !== null).length === 1 && compared.data[2].every((value) => value > 0),
+    `compare values ${JSON.stringify(compared.data)}`);
+  await closePage(session, 'compare');
 });
 
 testCase('screenshots at 1920 and 375 px', async ({ browser, main, context }) => {
@@ -272,6 +298,20 @@ testCase('screenshots at 1920 and 375 px', async ({ browser, main, context }) =>
     await page.screenshot({ path: path.join(outputDir, `page-${width}.png`), fullPage: true });
     await closePage(session, `screenshot ${width}`);
   }
+});
+
+testCase('the live machine: the host card shows what /v1/host says', async ({ browser, live }) => {
+  const session = await openPage(browser, live);
+  const { page } = session;
+  await loaded(page);
+  const host = await (await fetch(`${live}/v1/host`)).json();
+  const shown = await page.evaluate(() => ({
+    model: document.querySelector('[data-field="model"]')?.textContent,
+    workers: document.querySelector('[data-field="workers"]')?.textContent,
+  }));
+  check(shown.model === host.cpu.model_name, `model shown ${shown.model}, /v1/host ${host.cpu.model_name}`);
+  check(shown.workers === String(host.cpu_budget.workers), `workers shown ${shown.workers}, /v1/host ${host.cpu_budget.workers}`);
+  await closePage(session, 'live machine');
 });
 
 testCase('--auth-reads: the page asks for the token, a wrong one is refused in words, the right one works', async ({ browser, authed }) => {
@@ -311,17 +351,18 @@ testCase('a hostile CPU model name is shown as text and opens no dialog', async 
 async function main() {
   fs.mkdirSync(outputDir, { recursive: true });
   const diskDir = fs.mkdtempSync(path.join(scratch, 'disk-'));
-  const [mainBase, authedBase, hostileBase] = await Promise.all([
+  const [mainBase, authedBase, hostileBase, liveBase] = await Promise.all([
     startDaemon('fargate', ['--sysroot', FARGATE, '--disk-dir', diskDir]),
     startDaemon('authed', ['--sysroot', FARGATE, '--auth-reads', '--trusted-peers', ''], { HOSTPROBE_TOKEN: TOKEN }),
     startDaemon('hostile', ['--sysroot', copyHostileSysroot()]),
+    startDaemon('live', []),
   ]);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [],
   });
-  const environment = { browser, main: mainBase, authed: authedBase, hostile: hostileBase, diskDir, context: {} };
+  const environment = { browser, main: mainBase, authed: authedBase, hostile: hostileBase, live: liveBase, diskDir, context: {} };
   let failed = 0;
   try {
     for (const { name, body } of cases) {
