@@ -26,6 +26,12 @@ export function draw(node, options, data) {
   const chart = new uPlot({ width, height: HEIGHT, ...options }, data, plot);
   Object.defineProperty(node, 'chart', { value: chart });
   const observer = new ResizeObserver(() => {
+    // A figure taken off the page (the view re-rendered) lets its chart go.
+    if (!node.isConnected) {
+      observer.disconnect();
+      chart.destroy();
+      return;
+    }
     const next = Math.max(260, Math.floor(node.clientWidth));
     if (next !== chart.width) chart.setSize({ width: next, height: HEIGHT });
   });
