@@ -29,9 +29,9 @@ export function renderHistory(runs) {
   draw(node, {
     // One run alone would get a range of years around it: an hour either side instead.
     scales: { x: { time: true, range: () => (times.length === 1 ? [times[0] - 3600, times[0] + 3600] : [times[0], times[times.length - 1]]) } },
-    axes: [{}, { label: 'MB/s', size: 60 }],
+    axes: [{ space: 90 }, { label: 'MB/s', size: 60 }],
     series: [{ label: 'finished', value: (_, seconds) => (seconds ? new Date(seconds * 1000).toLocaleString() : '—') },
-      ...ciphers.map((cipher, index) => ({ ...lineSeries(cipher, index, (value) => `${format.trim(value)} MB/s`), spanGaps: true }))],
+      ...ciphers.map((cipher, index) => ({ ...lineSeries(cipher, index, (value) => `${format.trim(value)} MB/s`), spanGaps: true, points: { show: true, size: 8 } }))],
   }, [times, ...ciphers.map((cipher) => times.map((at) => {
     const point = points.find((candidate) => candidate.at === at && candidate.cipher === cipher);
     return point ? point.value : null;

@@ -100,6 +100,9 @@ export function renderRunView(run, others, onChange) {
     status,
     run.error ? el('p', { className: 'error', role: 'alert', text: run.error }) : null]);
   if (run.state === 'succeeded' || run.state === 'cancelled' || run.state === 'failed') {
+    if (run.result && run.result.partial) {
+      body.append(el('p', { className: 'hint', text: 'A partial result: the run stopped before it measured everything it was asked to.' }));
+    }
     const charts = el('div', { className: 'charts' });
     body.append(charts);
     renderResult(charts, run);
