@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "api/host_api.hpp"
+#include "api/page_api.hpp"
+#include "api/page_assets.hpp"
 #include "api/runs_api.hpp"
 #include "app/memory_trimmer.hpp"
 #include "app/orphan_reaper.hpp"
@@ -148,7 +150,8 @@ class Api {
           router_(std::make_shared<http::Router>()) {
         api::add_host_routes(*router_, host_);
         api::add_runs_routes(*router_, runs_);
-        api::add_index_route(*router_);
+        api::add_page_routes(*router_, api::page_assets());
+        api::add_index_route(*router_, api::page_assets());
     }
     Api(const Api&) = delete;
     Api& operator=(const Api&) = delete;
