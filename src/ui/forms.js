@@ -28,15 +28,10 @@ function choiceListInput(probe, param) {
       el('input', { type: 'checkbox', name: param.name, value: choice, checked: defaults.has(choice) }), ` ${choice}`)));
 }
 
-function directoryChoices(param) {
-  // A future /v1/probes may list the allowed directories as the parameter's choices.
-  return Array.isArray(param.choices) ? param.choices : null;
-}
-
 function scalarInput(probe, param, describedBy) {
   const common = { id: fieldId(probe, param.name), name: param.name, 'aria-describedby': describedBy };
   if (param.type === 'boolean') return el('input', { ...common, type: 'checkbox', checked: param.default === true });
-  if (param.type === 'choice' || (param.type === 'string' && directoryChoices(param))) {
+  if (param.type === 'choice') {
     const choices = param.choices;
     return el('select', common, choices.map((choice) =>
       el('option', { value: choice, selected: choice === param.default, text: choice })));
@@ -63,7 +58,7 @@ function paramField(probe, param) {
     : el('label', { for: id, className: 'label', text: param.name });
   return el('div', { className: 'field', 'data-param': param.name },
     label, input,
-    param.name === 'directory' && !directoryChoices(param) ? el('datalist', { id: `${id}-known`, className: 'known-directories' }) : null,
+    param.name === 'directory' ? directoryList(id, param) : null,
     el('small', { id: hintId, className: 'hint', text: describe(param) }),
     el('p', { id: errorId, className: 'field-error', 'aria-live': 'polite', hidden: true }));
 }
@@ -150,12 +145,19 @@ export function renderProbeForms(probes, onStarted) {
   }
 }
 
-// Until /v1/probes lists the allowed directories, the directories of runs that succeeded (so
-// were allowed) are offered as suggestions; the agent still decides.
+// The allowed directories (/v1/probes lists them as the parameter's examples) are offered, and
+// so are the directories of runs that succeeded (subdirectories people used); the agent decides.
+function directoryList(id, param) {
+  const allowed = Array.isArray(param.examples) ? param.examples.map(String) : [];
+  return el('datalist', { id: `${id}-known`, className: 'known-directories', 'data-allowed': JSON.stringify(allowed) },
+    allowed.map((directory) => el('option', { value: directory })));
+}
+
 export function offerDirectories(directories) {
   for (const list of document.querySelectorAll('datalist.known-directories')) {
+    const offered = [...new Set([...JSON.parse(list.dataset.allowed || '[]'), ...directories])];
     const current = [...list.options].map((option) => option.value).join('\n');
-    if (current === directories.join('\n')) continue;
-    list.replaceChildren(...directories.map((directory) => el('option', { value: directory })));
+    if (current === offered.join('\n')) continue;
+    list.replaceChildren(...offered.map((directory) => el('option', { value: directory })));
   }
 }

@@ -202,6 +202,9 @@ testCase('a disk run in an allowed directory draws the latency histograms with p
   const { page } = session;
   await loaded(page);
   await page.click('details[data-probe="disk"] summary');
+  // The allowed directory is offered before any run used it (/v1/probes's examples).
+  const offered = await page.$$eval('form[data-probe="disk"] datalist.known-directories option', (options) => options.map((option) => option.value));
+  check(JSON.stringify(offered) === JSON.stringify([fs.realpathSync(diskDir)]), `the disk form offers ${JSON.stringify(offered)}, not the allowed directory`);
   await setField(page, 'disk', 'directory', diskDir);
   await page.select('form[data-probe="disk"] [name="rw"]', 'randrw');
   await setField(page, 'disk', 'size', '4m');
