@@ -50,7 +50,9 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
 
 void add_host_routes(http::Router& router, const HostApiContext& context) {
     router.add(
-        "GET", "/healthz", "liveness: 200 while the daemon serves",
+        "GET", "/healthz",
+        http::RouteDoc{.summary = "liveness: 200 while the daemon serves",
+                       .responses = {{http::kOk, "serving", {{"application/json", "Health"}}, {}}}},
         [&context](const http::RouteRequest&) -> Result<http::Reply> {
             const auto uptime = std::chrono::steady_clock::now() - context.started;
             return http::Reply::json(
@@ -61,14 +63,22 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
         });
     router.add(
         "GET", "/v1/host",
-        "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use with rates "
-        "(?format=text for lscpu style)",
+        http::RouteDoc{
+            .summary = "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use "
+                       "with rates (?format=text for lscpu style)",
+            .query = {http::format_query_doc("lscpu style")},
+            .responses = {http::json_or_text_doc("Host", "the host's facts and live use"),
+                          http::error_doc(400, "format is neither json nor text")}},
         [&context](const http::RouteRequest& request) { return host_reply(context, request); });
-    router.add("GET", "/metrics", "Prometheus metrics",
-               [&context](const http::RouteRequest&) -> Result<http::Reply> {
-                   return http::Reply::text(context.metrics.render(),
-                                            metrics::Exposition::kContentType);
-               });
+    router.add(
+        "GET", "/metrics",
+        http::RouteDoc{
+            .summary = "Prometheus metrics",
+            .responses =
+                {{http::kOk, "Prometheus text exposition format 0.0.4", {{"text/plain", ""}}, {}}}},
+        [&context](const http::RouteRequest&) -> Result<http::Reply> {
+            return http::Reply::text(context.metrics.render(), metrics::Exposition::kContentType);
+        });
 }
 
 void add_index_route(http::Router& router) {
@@ -81,9 +91,14 @@ void add_index_route(http::Router& router) {
     }
     const nlohmann::json index = {
         {"name", "hostprobe"}, {"version", kVersion}, {"endpoints", endpoints}};
-    router.add("GET", "/", "this index", [index](const http::RouteRequest&) -> Result<http::Reply> {
-        return http::Reply::json(index);
-    });
+    router.add(
+        "GET", "/",
+        http::RouteDoc{
+            .summary = "this index",
+            .responses = {{http::kOk, "the endpoints", {{"application/json", "Index"}}, {}}}},
+        [index](const http::RouteRequest&) -> Result<http::Reply> {
+            return http::Reply::json(index);
+        });
 }
 
 }  // namespace hostprobe::api

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "api/host_api.hpp"
+#include "api/openapi.hpp"
 #include "api/runs_api.hpp"
 #include "app/memory_trimmer.hpp"
 #include "app/orphan_reaper.hpp"
@@ -147,6 +148,7 @@ class Api {
           router_(std::make_shared<http::Router>()) {
         api::add_host_routes(*router_, host_);
         api::add_runs_routes(*router_, runs_);
+        api::add_openapi_route(*router_, registry);
         api::add_index_route(*router_);
     }
     Api(const Api&) = delete;
