@@ -134,6 +134,20 @@ class Contract {
     return this.ajv.compile(schema);
   }
 
+  // Whether the document's request-body schema agrees with the agent on a body it accepted
+  // (2xx) or refused as invalid (400).
+  checkRequest(label, method, target, body, accepted) {
+    const template = this.template(target.split('?')[0]);
+    const operation = this.document.paths[template][method.toLowerCase()];
+    const validate = this.schemaValidator(operation.requestBody.content['application/json'].schema);
+    if (validate(body) !== accepted) {
+      fail(`${label}: the agent ${accepted ? 'accepted' : 'refused'} the body, the document's ` +
+           `schema ${accepted ? 'refuses' : 'accepts'} it: ${JSON.stringify(body)}`);
+      return;
+    }
+    checked.push(`${method} ${template} request ${accepted ? 'valid' : 'invalid'}`);
+  }
+
   // Checks one real answer; `label` says which request it was.
   check(label, method, target, answer) {
     const pathname = target.split('?')[0];
@@ -229,6 +243,8 @@ async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
     }
     const created = await postJson(port, '/v1/runs?wait=120', { probe: name, params: params[name] });
     check(`run of ${name}`, 'POST', '/v1/runs', created);
+    contract.checkRequest(`run of ${name}`, 'POST', '/v1/runs',
+                          { probe: name, params: params[name] }, created.status === 200);
     const run = JSON.parse(created.body);
     if (created.status !== 200 || run.state !== 'succeeded') {
       fail(`the ${name} run answered ${created.status}, state ${run.state}: ${run.error}`);
@@ -255,6 +271,12 @@ async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
   const errors = [
     ['a bad param', 'POST', '/v1/runs', { probe: 'cipher', params: { ciphers: ['des'] } }, 400],
     ['an unknown param', 'POST', '/v1/runs', { probe: 'cpu', params: { nope: 1 } }, 400],
+    ['a param over its maximum', 'POST', '/v1/runs',
+     { probe: 'cipher', params: { seconds: 100000 } }, 400],
+    ['an empty list', 'POST', '/v1/runs', { probe: 'cipher', params: { block_sizes: [] } }, 400],
+    ['an unknown member', 'POST', '/v1/runs', { probe: 'cpu', extra: true }, 400],
+    ['a size that is no size', 'POST', '/v1/runs',
+     { probe: 'disk', params: { directory: allowed, size: 'big' } }, 400],
     ['malformed JSON', 'POST', '/v1/runs', '{"probe": "cpu",', 400],
     ['a bad ?wait', 'POST', '/v1/runs?wait=-1', { probe: 'cpu' }, 400],
     ['an unknown probe', 'POST', '/v1/runs', { probe: 'gpu' }, 404],
@@ -267,6 +289,8 @@ async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
     const answer = await postJson(port, target, body);
     if (answer.status !== expected) fail(`${label}: ${answer.status}, not ${expected}`);
     check(label, method, target, answer);
+    if (expected === 400 && typeof body === 'object' && target === '/v1/runs')
+      contract.checkRequest(label, method, target, body, false);
   }
   const plainBody = await request(port, 'POST', '/v1/runs',
                                   { headers: { 'Content-Type': 'text/plain' }, body: '{"probe":"cpu"}' });
@@ -361,7 +385,7 @@ async function main() {
     await Promise.all(daemons.map((daemon) => daemon.stop()));
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-  console.log(`${checked.length} answers matched the document's schemas`);
+  console.log(`${checked.length} answers and request bodies agreed with the document`);
   if (failures.length) {
     console.error(`${failures.length} failure(s)`);
     process.exit(1);
