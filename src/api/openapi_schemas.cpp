@@ -117,7 +117,7 @@ json run_schema(const runs::Probe& probe) {
               {"probe", {{"const", probe.name()}}},
               {"params", schema_link(probe_schema_name("Params", probe.name()))},
               {"trigger", {{"enum", {"api", "schedule", "start", "cli"}}}},
-              {"state", {{"enum", {"queued", "running", "succeeded", "failed", "cancelled"}}}},
+              {"state", {{"enum", run_state_names()}}},
               {"progress", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
               {"created_at", time},
               {"started_at", optional_time},
@@ -160,6 +160,13 @@ std::string schema_ref(const std::string& name) {
 
 std::string probe_schema_name(const std::string& kind, const std::string& probe) {
     return kind + "." + probe;
+}
+
+json run_state_names() {
+    json names = json::array();
+    for (int state = 0; state <= static_cast<int>(runs::RunState::cancelled); ++state)
+        names.push_back(runs::to_string(static_cast<runs::RunState>(state)));
+    return names;
 }
 
 json component_schemas(const runs::ProbeRegistry& registry) {

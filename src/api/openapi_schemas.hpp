@@ -7,6 +7,7 @@
 #include <string>
 
 #include "runs/probe.hpp"
+#include "runs/run.hpp"
 
 namespace hostprobe::api {
 
@@ -14,6 +15,9 @@ namespace hostprobe::api {
 std::string schema_ref(const std::string& name);
 // Names in components/schemas for one probe: "RunRequest.cipher", "Params.cipher", ...
 std::string probe_schema_name(const std::string& kind, const std::string& probe);
+
+// Every RunState's name, in the enum's order.
+nlohmann::json run_state_names();
 
 nlohmann::json component_schemas(const runs::ProbeRegistry& registry);
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "api/openapi_schemas.hpp"
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/untrusted_json.hpp"
@@ -234,9 +235,7 @@ http::RouteDoc create_run_doc(const RunsApiContext& context) {
 http::RouteDoc list_runs_doc(const RunsApiContext& context) {
     return {.summary = "recent runs, newest first (?probe=&state=&limit=)",
             .query = {{"probe", "only runs of this probe", {{"enum", context.registry.names()}}},
-                      {"state",
-                       "only runs in this state",
-                       {{"enum", {"queued", "running", "succeeded", "failed", "cancelled"}}}},
+                      {"state", "only runs in this state", {{"enum", run_state_names()}}},
                       {"limit",
                        "at most this many runs",
                        {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}}},

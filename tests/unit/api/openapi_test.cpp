@@ -117,6 +117,8 @@ TEST_CASE("a probe's parameter table is its request-body schema in /openapi.json
     CHECK(params["properties"]["block"]["type"] == "boolean");
     CHECK(schemas["Run.measure"]["properties"]["params"]["$ref"] ==
           "#/components/schemas/Params.measure");
+    CHECK(schemas["Run.measure"]["properties"]["state"]["enum"] ==
+          json{"queued", "running", "succeeded", "failed", "cancelled"});
     // Not a TypedProbe: any object.
     CHECK(schemas["Result.measure"]["type"] == "object");
 }
