@@ -51,7 +51,9 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
 
 void add_host_routes(http::Router& router, const HostApiContext& context) {
     router.add(
-        "GET", "/healthz", "liveness: 200 while the daemon serves",
+        "GET", "/healthz",
+        http::RouteDoc{.summary = "liveness: 200 while the daemon serves",
+                       .responses = {{http::kOk, "serving", {{"application/json", "Health"}}, {}}}},
         [&context](const http::RouteRequest&) -> Result<http::Reply> {
             const auto uptime = std::chrono::steady_clock::now() - context.started;
             return http::Reply::json(
@@ -62,14 +64,22 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
         });
     router.add(
         "GET", "/v1/host",
-        "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use with rates "
-        "(?format=text for lscpu style)",
+        http::RouteDoc{
+            .summary = "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use "
+                       "with rates (?format=text for lscpu style)",
+            .query = {http::format_query_doc("lscpu style")},
+            .responses = {http::json_or_text_doc("Host", "the host's facts and live use"),
+                          http::error_doc(400, "format is neither json nor text")}},
         [&context](const http::RouteRequest& request) { return host_reply(context, request); });
-    router.add("GET", "/metrics", "Prometheus metrics",
-               [&context](const http::RouteRequest&) -> Result<http::Reply> {
-                   return http::Reply::text(context.metrics.render(),
-                                            metrics::Exposition::kContentType);
-               });
+    router.add(
+        "GET", "/metrics",
+        http::RouteDoc{
+            .summary = "Prometheus metrics",
+            .responses =
+                {{http::kOk, "Prometheus text exposition format 0.0.4", {{"text/plain", ""}}, {}}}},
+        [&context](const http::RouteRequest&) -> Result<http::Reply> {
+            return http::Reply::text(context.metrics.render(), metrics::Exposition::kContentType);
+        });
 }
 
 void add_index_route(http::Router& router, std::span<const http::StaticAsset> page) {
@@ -84,14 +94,22 @@ void add_index_route(http::Router& router, std::span<const http::StaticAsset> pa
     }
     const nlohmann::json index = {
         {"name", "hostprobe"}, {"version", kVersion}, {"endpoints", endpoints}};
-    router.add("GET", "/", std::string(description),
-               [index, page](const http::RouteRequest& request) -> Result<http::Reply> {
-                   if (auto document = page_document_reply(request, page))
-                       return std::move(*document);
-                   http::Reply reply = http::Reply::json(index);
-                   reply.headers.emplace_back("Vary", "Accept");
-                   return reply;
-               });
+    router.add(
+        "GET", "/",
+        http::RouteDoc{
+            .summary = std::string(description),
+            .responses = {{http::kOk,
+                           "the endpoints as JSON, or the page's HTML to a client that prefers "
+                           "text/html (Vary: Accept)",
+                           {{"application/json", "Index"}, {"text/html", ""}},
+                           {}},
+                          {http::kNotModified, "the page is unchanged (If-None-Match)", {}, {}}}},
+        [index, page](const http::RouteRequest& request) -> Result<http::Reply> {
+            if (auto document = page_document_reply(request, page)) return std::move(*document);
+            http::Reply reply = http::Reply::json(index);
+            reply.headers.emplace_back("Vary", "Accept");
+            return reply;
+        });
 }
 
 }  // namespace hostprobe::api

@@ -19,16 +19,27 @@ http::AssetRequest asset_request(const http::RouteRequest& request) {
 }  // namespace
 
 void add_page_routes(http::Router& router, std::span<const http::StaticAsset> assets) {
-    router.add("GET", std::string(kPageAssetsPattern),
-               "the page's files (embedded; public, like the page at GET / for a browser)",
-               [assets](const http::RouteRequest& request) -> Result<http::Reply> {
-                   const std::string& path = request.path_params.at("asset");
-                   const http::StaticAsset* asset = http::find_asset(assets, path);
-                   if (!asset)
-                       return make_error(ErrorCode::not_found,
-                                         "the page has no file " + excerpt(path));
-                   return http::asset_reply(*asset, asset_request(request));
-               });
+    router.add(
+        "GET", std::string(kPageAssetsPattern),
+        http::RouteDoc{.summary =
+                           "the page's files (embedded; public, like the page at GET / for a "
+                           "browser)",
+                       .responses = {{http::kOk,
+                                      "the file (gzip when accepted; ETag)",
+                                      {{"text/html", ""},
+                                       {"text/javascript", ""},
+                                       {"text/css", ""},
+                                       {"text/plain", ""}},
+                                      {}},
+                                     {http::kNotModified, "unchanged (If-None-Match)", {}, {}},
+                                     http::error_doc(404, "no such file in the page")}},
+        [assets](const http::RouteRequest& request) -> Result<http::Reply> {
+            const std::string& path = request.path_params.at("asset");
+            const http::StaticAsset* asset = http::find_asset(assets, path);
+            if (!asset)
+                return make_error(ErrorCode::not_found, "the page has no file " + excerpt(path));
+            return http::asset_reply(*asset, asset_request(request));
+        });
 }
 
 std::optional<http::Reply> page_document_reply(const http::RouteRequest& request,

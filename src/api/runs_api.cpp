@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "api/openapi_schemas.hpp"
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/untrusted_json.hpp"
@@ -201,21 +202,83 @@ Result<RunRequest> parse_run_request(const std::string& content_type, const std:
     return request;
 }
 
+namespace {
+
+// A run as JSON, with Location.
+http::ResponseDoc run_doc(int status, std::string description) {
+    return {status, std::move(description), {{"application/json", "Run"}}, {"Location"}};
+}
+
+http::ResponseDoc busy_doc(std::string description) {
+    http::ResponseDoc busy = http::error_doc(429, std::move(description));
+    busy.headers.push_back("Retry-After");
+    return busy;
+}
+
+http::RouteDoc create_run_doc(const RunsApiContext& context) {
+    return {
+        .summary = "start a run: {\"probe\": ..., \"params\": {...}}; ?wait=N holds the answer",
+        .query = {{"wait",
+                   "seconds to hold the answer until the run ends (200 if it did, else 202)",
+                   {{"type", "number"}, {"minimum", 0}, {"maximum", context.max_wait_seconds}}}},
+        .request_body = "RunRequest",
+        .responses = {run_doc(http::kOk, "the run, finished within ?wait"),
+                      run_doc(http::kAccepted, "the run, queued or running"),
+                      http::error_doc(400, "the body or a parameter is not valid"),
+                      http::error_doc(404, "no such probe"),
+                      http::error_doc(415, "the body is not application/json"),
+                      busy_doc("the queue is full, too many requests wait, or this client "
+                               "started too many runs this minute (--max-runs-per-minute)"),
+                      http::error_doc(503, "shutting down, or the storage cannot be used")}};
+}
+
+http::RouteDoc list_runs_doc(const RunsApiContext& context) {
+    return {.summary = "recent runs, newest first (?probe=&state=&limit=)",
+            .query = {{"probe", "only runs of this probe", {{"enum", context.registry.names()}}},
+                      {"state", "only runs in this state", {{"enum", run_state_names()}}},
+                      {"limit",
+                       "at most this many runs",
+                       {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}}},
+            .responses = {{http::kOk, "the runs", {{"application/json", "RunList"}}, {}},
+                          http::error_doc(400, "a query parameter is not valid")}};
+}
+
+http::RouteDoc get_run_doc() {
+    return {.summary = "one run (?format=text for the probe's report)",
+            .query = {http::format_query_doc("the probe's report, or the run's state")},
+            .responses = {http::json_or_text_doc("Run", "the run"),
+                          http::error_doc(400, "format is neither json nor text"),
+                          http::error_doc(404, "no run with this id")}};
+}
+
+http::RouteDoc cancel_run_doc() {
+    return {.summary = "cancel a run",
+            .responses = {run_doc(http::kOk, "the run, cancelled"),
+                          run_doc(http::kAccepted, "the run, asked to stop"),
+                          http::error_doc(404, "no run with this id"),
+                          http::error_doc(409, "the run has already finished")}};
+}
+
+}  // namespace
+
 void add_runs_routes(http::Router& router, const RunsApiContext& context) {
     router.add(
-        "POST", "/v1/runs",
-        "start a run: {\"probe\": ..., \"params\": {...}}; ?wait=N holds the answer",
+        "POST", "/v1/runs", create_run_doc(context),
         [&context](const http::RouteRequest& request) { return create_run(context, request); });
     router.add(
-        "GET", "/v1/runs", "recent runs, newest first (?probe=&state=&limit=)",
+        "GET", "/v1/runs", list_runs_doc(context),
         [&context](const http::RouteRequest& request) { return list_runs(context, request); });
-    router.add("GET", "/v1/runs/{id}", "one run (?format=text for the probe's report)",
+    router.add("GET", "/v1/runs/{id}", get_run_doc(),
                [&context](const http::RouteRequest& request) { return get_run(context, request); });
     router.add(
-        "DELETE", "/v1/runs/{id}", "cancel a run",
+        "DELETE", "/v1/runs/{id}", cancel_run_doc(),
         [&context](const http::RouteRequest& request) { return cancel_run(context, request); });
-    router.add("GET", "/v1/probes", "the probes and their parameters",
-               [&context](const http::RouteRequest&) { return list_probes(context); });
+    router.add(
+        "GET", "/v1/probes",
+        http::RouteDoc{
+            .summary = "the probes and their parameters",
+            .responses = {{http::kOk, "every probe", {{"application/json", "ProbeList"}}, {}}}},
+        [&context](const http::RouteRequest&) { return list_probes(context); });
 }
 
 }  // namespace hostprobe::api

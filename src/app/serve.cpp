@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "api/host_api.hpp"
+#include "api/openapi.hpp"
 #include "api/page_api.hpp"
 #include "api/page_assets.hpp"
 #include "api/runs_api.hpp"
@@ -151,6 +152,7 @@ class Api {
         api::add_host_routes(*router_, host_);
         api::add_runs_routes(*router_, runs_);
         api::add_page_routes(*router_, api::page_assets());
+        api::add_openapi_route(*router_, registry);
         api::add_index_route(*router_, api::page_assets());
     }
     Api(const Api&) = delete;

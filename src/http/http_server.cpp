@@ -17,6 +17,7 @@
 #include "http/bounded_pool.hpp"
 #include "http/connection_closer.hpp"
 #include "http/owned_connection_server.hpp"
+#include "http/reply.hpp"
 #include "http/request_screen.hpp"
 #include "http/security_headers.hpp"
 
@@ -221,7 +222,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
             }
             // cpp-httplib says "Content-Length: 0" for every empty body; a 304 must not
             // (RFC 9110 8.6: it would be the length of the 200 it stands for).
-            if (response.status == 304) response.headers.erase("Content-Length");
+            if (response.status == kNotModified) response.headers.erase("Content-Length");
             const bool closing = ends_connection(request, response) ||
                                  response.get_header_value("Connection") == "close";
             if (closing) {

@@ -29,6 +29,7 @@ struct Reply {
 // The one place status codes are spelled: success statuses by name, errors by their code.
 inline constexpr int kOk = 200;
 inline constexpr int kAccepted = 202;
+inline constexpr int kNotModified = 304;
 int status_for(ErrorCode code);
 // {"error": "...", "status": N}
 Reply error_reply(int status, const std::string& message);

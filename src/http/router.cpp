@@ -26,12 +26,18 @@ bool is_rest_capture(const std::string& segment) {
 
 }  // namespace
 
+void Router::add(std::string method, std::string pattern, RouteDoc doc, RouteHandler handler) {
+    std::vector<std::string> segments = path_segments(pattern);
+    std::string description = doc.summary;
+    routes_.push_back(Route{
+        RouteInfo{std::move(method), std::move(pattern), std::move(description), std::move(doc)},
+        std::move(segments), std::move(handler)});
+}
+
 void Router::add(std::string method, std::string pattern, std::string description,
                  RouteHandler handler) {
-    std::vector<std::string> segments = path_segments(pattern);
-    routes_.push_back(
-        Route{RouteInfo{std::move(method), std::move(pattern), std::move(description)},
-              std::move(segments), std::move(handler)});
+    add(std::move(method), std::move(pattern), RouteDoc{.summary = std::move(description)},
+        std::move(handler));
 }
 
 std::vector<Router::RouteInfo> Router::routes() const {

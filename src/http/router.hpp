@@ -10,6 +10,7 @@
 
 #include "core/result.hpp"
 #include "http/reply.hpp"
+#include "http/route_doc.hpp"
 
 namespace httplib {
 struct Request;
@@ -29,12 +30,15 @@ class Router {
     struct RouteInfo {
         std::string method;
         std::string pattern;
-        std::string description;
+        std::string description;  // doc.summary
+        RouteDoc doc;             // for GET /openapi.json
     };
 
+    void add(std::string method, std::string pattern, RouteDoc doc, RouteHandler handler);
+    // A route documented by its summary alone.
     void add(std::string method, std::string pattern, std::string description,
              RouteHandler handler);
-    // For the index at GET /.
+    // For the index at GET / and the OpenAPI document.
     std::vector<RouteInfo> routes() const;
 
     // Never throws: an exception from a handler becomes a 500 JSON error.

@@ -8,12 +8,6 @@
 
 namespace hostprobe::http {
 
-namespace {
-
-constexpr int kNotModified = 304;
-
-}  // namespace
-
 const StaticAsset* find_asset(std::span<const StaticAsset> assets, std::string_view path) {
     const auto found = std::find_if(assets.begin(), assets.end(), [path](const StaticAsset& asset) {
         return asset.path == path;

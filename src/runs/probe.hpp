@@ -61,6 +61,9 @@ class Probe {
     // version: parse_error when it does not have the shape the gauges need.
     virtual Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const = 0;
+    // A JSON Schema every result of this probe satisfies (GET /openapi.json); by default, any
+    // object. TypedProbe derives it from its result struct.
+    virtual nlohmann::json result_schema() const { return {{"type", "object"}}; }
 };
 
 class ProbeRegistry {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_shape.hpp"
 #include "runs/probe.hpp"
 
 namespace hostprobe::runs {
@@ -56,6 +57,16 @@ class TypedProbe : public Probe {
             (void)result;
             (void)finished_unix_seconds;
             return std::vector<prometheus::MetricFamily>{};
+        }
+    }
+
+    // The top level of a default result as its to_json writes it: the members every result
+    // has, and their types.
+    nlohmann::json result_schema() const override {
+        if constexpr (std::default_initializable<ResultType>) {
+            return top_level_schema(nlohmann::json(ResultType{}));
+        } else {
+            return Probe::result_schema();
         }
     }
 

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/host_api.hpp"
+#include "api/openapi.hpp"
 #include "api/runs_api.hpp"
 #include "core/strings.hpp"
 #include "fuzz_support.hpp"
@@ -81,6 +82,7 @@ struct Service {
         exposition.add(std::make_shared<const runs::LatestResultMetrics>(runner, daemon.registry));
         api::add_host_routes(router, host_context);
         api::add_runs_routes(router, runs_context);
+        api::add_openapi_route(router, daemon.registry);
         api::add_index_route(router);
     }
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "api/openapi.hpp"
 #include "core/json_reads.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/family_builder.hpp"
@@ -146,4 +147,17 @@ TEST_CASE("a restored result that does not parse drops only its probe's metrics,
           std::string::npos);
     CHECK(page.find("# TYPE hostprobe_scrape_collector_success") ==
           page.rfind("# TYPE hostprobe_scrape_collector_success"));
+}
+
+TEST_CASE("a probe added as docs/ADDING_A_PROBE.md says is described in GET /openapi.json") {
+    Agent agent;
+    const json schemas = api::openapi_document({}, agent.registry)["components"]["schemas"];
+    CHECK(schemas["RunRequest"]["discriminator"]["mapping"]["budget-echo"] ==
+          "#/components/schemas/RunRequest.budget-echo");
+    CHECK(schemas["Params.budget-echo"]["properties"] == json::object());
+    // The result's members, from its struct's to_json.
+    const json& result = schemas["Result.budget-echo"];
+    CHECK(result["required"] == json{"allowed_dir", "visible_cpus", "workers"});
+    CHECK(result["properties"]["workers"] == json{{"type", "integer"}});
+    CHECK(result["properties"]["allowed_dir"] == json{{"type", "string"}});
 }

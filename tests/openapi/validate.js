@@ -1,0 +1,409 @@
+// The OpenAPI document of a real daemon, validated by @apidevtools/swagger-parser, and real
+// answers of every endpoint validated with ajv (JSON Schema 2020-12, OpenAPI 3.1's dialect)
+// against the schema the document gives for that operation, status and media type. A status an
+// operation does not list is a failure: the document cannot drift from the code.
+//   node validate.js <path-to-hostprobe-binary>
+'use strict';
+
+const { spawn } = require('child_process');
+const fs = require('fs');
+const http = require('http');
+const os = require('os');
+const path = require('path');
+const { createRequire } = require('module');
+
+// The pinned packages of tests/js.
+const requireJs = createRequire(path.join(__dirname, '..', 'js', 'package.json'));
+const SwaggerParser = requireJs('@apidevtools/swagger-parser');
+const Ajv2020 = requireJs('ajv/dist/2020').default;
+const addFormats = requireJs('ajv-formats').default;
+
+const binary = process.argv[2];
+const failures = [];
+const checked = [];  // "METHOD /template STATUS media"
+
+function fail(message) {
+  failures.push(message);
+  console.error('FAIL: ' + message);
+}
+
+// --- the daemon -------------------------------------------------------------------------------
+
+// Starts `hostprobe serve` on an ephemeral port; resolves with {port, stop}.
+function startDaemon(args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, ['serve', '--listen', '127.0.0.1:0', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    const timer = setTimeout(() => reject(new Error('no listening line in 30 s:\n' + log)), 30000);
+    child.stderr.on('data', (chunk) => {
+      log += chunk;
+      const listening = /msg=listening address=\S*:(\d+)/.exec(log);
+      if (listening && !child.port) {
+        child.port = Number(listening[1]);
+        clearTimeout(timer);
+        resolve({
+          port: child.port,
+          stop: () => new Promise((done) => {
+            child.once('exit', done);
+            child.kill('SIGTERM');
+          }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!child.port) reject(new Error('hostprobe exited ' + code + ':\n' + log));
+    });
+  });
+}
+
+// One request; resolves with {status, headers, body}. Any method, any Host header.
+function request(port, method, target, { headers = {}, body } = {}) {
+  // Content-Length always: Node would send a POST or PUT without a body chunked (411).
+  const length = body === undefined ? 0 : Buffer.byteLength(body);
+  if (method !== 'GET' || length) headers = { 'Content-Length': String(length), ...headers };
+  return new Promise((resolve, reject) => {
+    const sent = http.request({ host: '127.0.0.1', port, method, path: target, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers,
+                                    body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    sent.on('error', reject);
+    if (body !== undefined) sent.write(body);
+    sent.end();
+  });
+}
+
+function postJson(port, target, value, headers = {}) {
+  return request(port, 'POST', target, {
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: typeof value === 'string' ? value : JSON.stringify(value),
+  });
+}
+
+// --- the document -----------------------------------------------------------------------------
+
+class Contract {
+  constructor(document) {
+    this.document = document;
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema(document, 'openapi.json');
+    this.templates = Object.keys(document.paths).map((template) => ({
+      template,
+      pattern: new RegExp('^' + template.replace(/\{[^/]+\}/g, '[^/]+') + '$'),
+    }));
+  }
+
+  // The path item's template for a concrete path, or null.
+  template(pathname) {
+    const found = this.templates.find(({ pattern }) => pattern.test(pathname));
+    return found ? found.template : null;
+  }
+
+  resolve(object) {
+    let resolved = object;
+    while (resolved && resolved.$ref) {
+      resolved = resolved.$ref.slice(2).split('/').reduce((at, key) => at[key], this.document);
+    }
+    return resolved;
+  }
+
+  // The response object the document gives for this request and status, or null.
+  responseFor(method, pathname, status) {
+    const template = this.template(pathname);
+    const operation = template && this.document.paths[template][method.toLowerCase()];
+    if (operation) {
+      const response = operation.responses[String(status)];
+      return response ? { where: `${method} ${template}`, response: this.resolve(response) } : null;
+    }
+    // Requests no operation describes: an unknown path, or a method the path lacks.
+    const outside = { 404: 'NotFound', 405: 'MethodNotAllowed', 501: 'NotImplemented' }[status];
+    const wanted = template ? 405 : 404;
+    if (!outside || (status !== wanted && status !== 501)) return null;
+    return { where: `${method} (${template || 'no path'})`,
+             response: this.document.components.responses[outside] };
+  }
+
+  schemaValidator(schema) {
+    if (schema.$ref) return this.ajv.getSchema('openapi.json' + schema.$ref);
+    return this.ajv.compile(schema);
+  }
+
+  // Whether the document's request-body schema agrees with the agent on a body it accepted
+  // (2xx) or refused as invalid (400).
+  checkRequest(label, method, target, body, accepted) {
+    const template = this.template(target.split('?')[0]);
+    const operation = this.document.paths[template][method.toLowerCase()];
+    const validate = this.schemaValidator(operation.requestBody.content['application/json'].schema);
+    if (validate(body) !== accepted) {
+      fail(`${label}: the agent ${accepted ? 'accepted' : 'refused'} the body, the document's ` +
+           `schema ${accepted ? 'refuses' : 'accepts'} it: ${JSON.stringify(body)}`);
+      return;
+    }
+    checked.push(`${method} ${template} request ${accepted ? 'valid' : 'invalid'}`);
+  }
+
+  // Checks one real answer; `label` says which request it was.
+  check(label, method, target, answer) {
+    const pathname = target.split('?')[0];
+    const found = this.responseFor(method, pathname, answer.status);
+    if (!found) {
+      fail(`${label}: ${method} ${target} answered ${answer.status}, which the document does not list`);
+      return;
+    }
+    const mediaType = (answer.headers['content-type'] || '').split(';')[0].trim();
+    const content = found.response.content || {};
+    if (Object.keys(content).length === 0 && answer.body.length === 0) {  // 304: no body at all
+      checked.push(`${found.where} ${answer.status} no body`);
+      return;
+    }
+    const media = content[mediaType];
+    if (!media) {
+      fail(`${label}: ${found.where} ${answer.status} is ${mediaType || 'untyped'}; the document ` +
+           `lists ${Object.keys(content).join(', ') || 'no body'}`);
+      return;
+    }
+    for (const header of Object.keys(found.response.headers || {})) {
+      if (!(header.toLowerCase() in answer.headers))
+        fail(`${label}: ${found.where} ${answer.status} lacks the header ${header}`);
+    }
+    let value = answer.body;
+    if (mediaType === 'application/json') {
+      try {
+        value = JSON.parse(answer.body);
+      } catch (error) {
+        fail(`${label}: the body is not JSON: ${error.message}`);
+        return;
+      }
+    }
+    const validate = this.schemaValidator(media.schema);
+    if (!validate(value)) {
+      // oneOf over the probes reports every branch's complaints: the first few distinct ones.
+      const reasons = [...new Set(validate.errors.map((e) => `${e.instancePath} ${e.message}`))];
+      fail(`${label}: ${found.where} ${answer.status} ${mediaType} does not match its schema:\n  ` +
+           reasons.slice(0, 10).join('\n  '));
+      return;
+    }
+    checked.push(`${found.where} ${answer.status} ${mediaType}`);
+  }
+}
+
+async function fetchDocument(port, headers = {}) {
+  const answer = await request(port, 'GET', '/openapi.json', { headers });
+  if (answer.status !== 200) throw new Error('GET /openapi.json answered ' + answer.status);
+  const document = JSON.parse(answer.body);
+  // validate() dereferences the object it is given: hand it a copy.
+  await SwaggerParser.validate(JSON.parse(answer.body));
+  return { document, answer };
+}
+
+// --- the runs of every probe ------------------------------------------------------------------
+
+// Short params for each probe; a probe missing here fails the test (add it).
+function shortParams(directory) {
+  return {
+    cpu: {},
+    cipher: { ciphers: ['aes-128-ctr'], block_sizes: [1024], seconds: 0.1 },
+    disk: { directory, size: '1m', bs: '4k', time_based: false, direct: false },
+    files: { directory, files: 20 },
+    system: { tests: ['syscall'], copies: [1], seconds: 1 },
+  };
+}
+
+async function waitUntilFinished(port, id) {
+  for (let i = 0; i < 600; ++i) {
+    const run = JSON.parse((await request(port, 'GET', '/v1/runs/' + id)).body);
+    if (['succeeded', 'failed', 'cancelled'].includes(run.state)) return run;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error('run ' + id + ' did not finish in 60 s');
+}
+
+async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
+  const check = (label, method, target, answer) => contract.check(label, method, target, answer);
+  const get = async (target, headers) => {
+    const answer = await request(port, 'GET', target, { headers });
+    check('GET ' + target, 'GET', target, answer);
+    return answer;
+  };
+
+  for (const target of ['/healthz', '/v1/host', '/v1/host?format=text', '/metrics', '/v1/probes',
+                        '/', '/openapi.json', '/v1/runs', '/v1/runs?limit=2&state=succeeded',
+                        '/ui/app.js', '/ui/app.css', '/ui/index.html']) {
+    await get(target);
+  }
+  // The page for a browser, its files gzip-compressed, unchanged (304), and a file it lacks.
+  await get('/', { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
+  await get('/ui/app.js', { 'Accept-Encoding': 'gzip' });
+  const script = await request(port, 'GET', '/ui/app.js');
+  await get('/ui/app.js', { 'If-None-Match': script.headers.etag });
+  await get('/ui/no-such-file.js');
+
+  // A finished run of every probe, read back as JSON and as text.
+  const probes = JSON.parse((await request(port, 'GET', '/v1/probes')).body).probes;
+  const params = shortParams(allowed);
+  for (const { name } of probes) {
+    if (!(name in params)) {
+      fail(`probe ${name} has no short params in tests/openapi/validate.js`);
+      continue;
+    }
+    const created = await postJson(port, '/v1/runs?wait=120', { probe: name, params: params[name] });
+    check(`run of ${name}`, 'POST', '/v1/runs', created);
+    contract.checkRequest(`run of ${name}`, 'POST', '/v1/runs',
+                          { probe: name, params: params[name] }, created.status === 200);
+    const run = JSON.parse(created.body);
+    if (created.status !== 200 || run.state !== 'succeeded') {
+      fail(`the ${name} run answered ${created.status}, state ${run.state}: ${run.error}`);
+      continue;
+    }
+    await get('/v1/runs/' + run.id);
+    await get('/v1/runs/' + run.id + '?format=text');
+    await get('/v1/runs?probe=' + name);
+  }
+
+  // 202, then DELETE while queued or running (200 or 202), and 409 once it has finished.
+  const long = await postJson(port, '/v1/runs',
+                              { probe: 'cipher', params: { ciphers: ['aes-128-ctr'], seconds: 30 } });
+  check('a long run', 'POST', '/v1/runs', long);
+  const longId = JSON.parse(long.body).id;
+  check('cancel', 'DELETE', '/v1/runs/' + longId,
+        await request(port, 'DELETE', '/v1/runs/' + longId));
+  await waitUntilFinished(port, longId);
+  await get('/v1/runs/' + longId);  // cancelled: a partial result or none
+  const again = await request(port, 'DELETE', '/v1/runs/' + longId);
+  if (again.status !== 409) fail('DELETE of a finished run answered ' + again.status + ', not 409');
+  check('cancel a finished run', 'DELETE', '/v1/runs/' + longId, again);
+
+  const errors = [
+    ['a bad param', 'POST', '/v1/runs', { probe: 'cipher', params: { ciphers: ['des'] } }, 400],
+    ['an unknown param', 'POST', '/v1/runs', { probe: 'cpu', params: { nope: 1 } }, 400],
+    ['a param over its maximum', 'POST', '/v1/runs',
+     { probe: 'cipher', params: { seconds: 100000 } }, 400],
+    ['an empty list', 'POST', '/v1/runs', { probe: 'cipher', params: { block_sizes: [] } }, 400],
+    ['an unknown member', 'POST', '/v1/runs', { probe: 'cpu', extra: true }, 400],
+    ['a size that is no size', 'POST', '/v1/runs',
+     { probe: 'disk', params: { directory: allowed, size: 'big' } }, 400],
+    ['malformed JSON', 'POST', '/v1/runs', '{"probe": "cpu",', 400],
+    ['a bad ?wait', 'POST', '/v1/runs?wait=-1', { probe: 'cpu' }, 400],
+    ['an unknown probe', 'POST', '/v1/runs', { probe: 'gpu' }, 404],
+    ['a directory outside --disk-dir', 'POST', '/v1/runs',
+     { probe: 'disk', params: { ...params.disk, directory: elsewhere } }, 403],
+    ['a body over --max-body-bytes', 'POST', '/v1/runs',
+     JSON.stringify({ probe: 'cpu' }) + ' '.repeat(4096), 413],
+  ];
+  for (const [label, method, target, body, expected] of errors) {
+    const answer = await postJson(port, target, body);
+    if (answer.status !== expected) fail(`${label}: ${answer.status}, not ${expected}`);
+    check(label, method, target, answer);
+    if (expected === 400 && typeof body === 'object' && target === '/v1/runs')
+      contract.checkRequest(label, method, target, body, false);
+  }
+  const plainBody = await request(port, 'POST', '/v1/runs',
+                                  { headers: { 'Content-Type': 'text/plain' }, body: '{"probe":"cpu"}' });
+  if (plainBody.status !== 415) fail('a text/plain body: ' + plainBody.status + ', not 415');
+  check('a text/plain body', 'POST', '/v1/runs', plainBody);
+  const rebinding = await postJson(port, '/v1/runs', { probe: 'cpu' }, { Host: 'evil.example:9740' });
+  if (rebinding.status !== 403) fail('a foreign Host name: ' + rebinding.status + ', not 403');
+  check('a foreign Host name', 'POST', '/v1/runs', rebinding);
+
+  const reads = [['/v1/host?format=xml', 400], ['/v1/runs/0123abc?format=xml', 404],
+                 ['/v1/runs?limit=0', 400], ['/v1/runs?state=done', 400],
+                 ['/v1/runs?probe=gpu', 400], ['/v1/runs/nope', 404], ['/nowhere', 404]];
+  for (const [target, expected] of reads) {
+    const answer = await get(target);
+    if (answer.status !== expected) fail(`GET ${target}: ${answer.status}, not ${expected}`);
+  }
+  for (const [method, target] of [['PUT', '/v1/runs'], ['POST', '/v1/host'], ['DELETE', '/healthz']]) {
+    const answer = await request(port, method, target);
+    if (answer.status !== 405) fail(`${method} ${target}: ${answer.status}, not 405`);
+    check(`${method} ${target}`, method, target, answer);
+  }
+}
+
+// --token and --auth-reads: 401 for reads and writes without it or with a wrong one; 429 past
+// --max-runs-per-minute.
+async function exerciseGuardedDaemon(contract, port, token) {
+  const bearer = { Authorization: 'Bearer ' + token };
+  const cases = [
+    ['a read without the token', 'GET', '/v1/host', {}, undefined, 401],
+    ['a run without the token', 'POST', '/v1/runs', { 'Content-Type': 'application/json' },
+     '{"probe":"cpu"}', 401],
+    ['a run with a wrong token', 'POST', '/v1/runs',
+     { 'Content-Type': 'application/json', Authorization: 'Bearer wrong-token-0123456789' },
+     '{"probe":"cpu"}', 401],
+    ['healthz without the token', 'GET', '/healthz', {}, undefined, 200],
+    ['a read with the token', 'GET', '/v1/runs', bearer, undefined, 200],
+    ['the first run', 'POST', '/v1/runs', { 'Content-Type': 'application/json', ...bearer },
+     '{"probe":"cpu"}', 202],
+    ['a run past --max-runs-per-minute', 'POST', '/v1/runs',
+     { 'Content-Type': 'application/json', ...bearer }, '{"probe":"cpu"}', 429],
+  ];
+  for (const [label, method, target, headers, body, expected] of cases) {
+    const answer = await request(port, method, target, { headers, body });
+    if (answer.status !== expected) fail(`${label}: ${answer.status}, not ${expected}`);
+    contract.check(label, method, target, answer);
+  }
+}
+
+// Every operation answered at least once with success, and every error status the issue names.
+function checkCoverage(document) {
+  for (const [template, item] of Object.entries(document.paths)) {
+    for (const method of Object.keys(item)) {
+      const where = `${method.toUpperCase()} ${template}`;
+      if (!checked.some((entry) => entry.startsWith(where + ' 2')))
+        fail(`no successful answer of ${where} was checked`);
+    }
+  }
+  for (const status of [400, 401, 403, 404, 405, 409, 413, 415, 429]) {
+    if (!checked.some((entry) => entry.split(' ').includes(String(status))))
+      fail(`no ${status} answer was checked`);
+  }
+}
+
+async function main() {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hostprobe-openapi-'));
+  const allowed = path.join(scratch, 'allowed');
+  const elsewhere = path.join(scratch, 'elsewhere');
+  fs.mkdirSync(allowed);
+  fs.mkdirSync(elsewhere);
+  const token = 'openapi-test-token-0123456789abcdef';
+  const daemons = [];
+  try {
+    const open = await startDaemon(['--disk-dir', allowed, '--max-body-bytes', '1024'], {});
+    daemons.push(open);
+    const { document } = await fetchDocument(open.port);
+    console.log(`the document passes swagger-parser: ${Object.keys(document.paths).length} paths, ` +
+                `${Object.keys(document.components.schemas).length} schemas`);
+    const contract = new Contract(document);
+    await exerciseOpenDaemon(contract, open.port, allowed, elsewhere);
+
+    const guarded = await startDaemon(['--auth-reads', '--max-runs-per-minute', '1'],
+                                      { HOSTPROBE_TOKEN: token });
+    daemons.push(guarded);
+    const { answer } = await fetchDocument(guarded.port, { Authorization: 'Bearer ' + token });
+    if (answer.body !== JSON.stringify(document, null, 2) + '\n' &&
+        JSON.stringify(JSON.parse(answer.body)) !== JSON.stringify(document)) {
+      fail('the document differs between two daemons of the same binary');
+    }
+    await exerciseGuardedDaemon(contract, guarded.port, token);
+    checkCoverage(document);
+  } finally {
+    await Promise.all(daemons.map((daemon) => daemon.stop()));
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  console.log(`${checked.length} answers and request bodies agreed with the document`);
+  if (failures.length) {
+    console.error(`${failures.length} failure(s)`);
+    process.exit(1);
+  }
+}
+
+main().catch((error) => {
+  console.error(error.stack || String(error));
+  process.exit(1);
+});
