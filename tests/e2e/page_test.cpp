@@ -64,9 +64,8 @@ TEST_CASE("GET / gives a browser the page with CSP and nosniff, and scripts the 
     for (const auto& endpoint : index["endpoints"])
         paths.push_back(endpoint["method"].get<std::string>() + " " +
                         endpoint["path"].get<std::string>());
-    for (const char* expected :
-         {"GET /", "GET /healthz", "GET /v1/host", "GET /metrics", "GET /v1/probes",
-          "POST /v1/runs", "GET /ui/{asset...}"}) {
+    for (const char* expected : {"GET /", "GET /healthz", "GET /v1/host", "GET /metrics",
+                                 "GET /v1/probes", "POST /v1/runs", "GET /ui/{asset...}"}) {
         INFO(expected);
         CHECK(std::count(paths.begin(), paths.end(), expected) == 1);
     }
@@ -81,8 +80,9 @@ TEST_CASE("GET / gives a browser the page with CSP and nosniff, and scripts the 
     check_security_headers(*host);
 }
 
-TEST_CASE("every file of src/ui is served at /ui/, gzip-compressed when accepted, 304 when "
-          "unchanged") {
+TEST_CASE(
+    "every file of src/ui is served at /ui/, gzip-compressed when accepted, 304 when "
+    "unchanged") {
     Daemon daemon;
     auto client = daemon.client();
     client.set_decompress(false);  // the bytes as sent
@@ -167,8 +167,8 @@ TEST_CASE("with --auth-reads and a token, the page is public and the data is not
 
     for (const char* data : {"/v1/host", "/v1/runs", "/metrics", "/"}) {
         INFO(data);
-        auto refused = client.Get(data, {{"Accept", data == std::string("/") ? "*/*"
-                                                                              : kNavigationAccept}});
+        auto refused =
+            client.Get(data, {{"Accept", data == std::string("/") ? "*/*" : kNavigationAccept}});
         REQUIRE(refused);
         CHECK(refused->status == 401);
         check_security_headers(*refused);
@@ -183,19 +183,21 @@ TEST_CASE("with --auth-reads and a token, the page is public and the data is not
 TEST_CASE("hostile negotiation headers get an answer, never a crash") {
     Daemon daemon;
     auto client = daemon.client();
+    // Each near the 8 KiB a header line may hold, one at a time (together they would be 431).
     for (const std::string& value :
          {std::string(7000, ','), std::string(7000, ';'), std::string(7000, '"'),
           "text/html;q=" + std::string(7000, '9'), std::string(7000, '/')}) {
-        auto index = client.Get("/", {{"Accept", value},
-                                      {"Accept-Encoding", value},
-                                      {"If-None-Match", value}});
-        REQUIRE(index);
-        CHECK(index->status == 200);
-        CHECK(index->get_header_value("Content-Type") == "application/json");
-        auto asset = client.Get("/ui/index.html", {{"Accept-Encoding", value},
-                                                   {"If-None-Match", value}});
-        REQUIRE(asset);
-        CHECK(asset->status == 200);
+        for (const char* name : {"Accept", "Accept-Encoding", "If-None-Match"}) {
+            INFO(name << ": " << value.substr(0, 16) << "...");
+            auto index = client.Get("/", {{name, value}});
+            REQUIRE(index);
+            CHECK(index->status == 200);
+            CHECK(index->get_header_value("Content-Type") == "application/json");
+            auto asset = client.Get("/ui/index.html", {{name, value}});
+            REQUIRE(asset);
+            CHECK(asset->status == 200);
+            CHECK(asset->get_header_value("Content-Encoding") == "");
+        }
     }
     CHECK(healthy(daemon));
 }

@@ -78,13 +78,16 @@ TEST_CASE("the binary embeds every file of src/ui byte for byte (the copy cannot
     CHECK(embedded.size() == sources.size());
 }
 
-TEST_CASE("each embedded file: its ETag from its SHA-256, a Content-Type, a gzip copy that "
-          "decodes to it") {
-    const std::map<std::string, std::string> types = {
-        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-        {".css", "text/css; charset=utf-8"},   {".svg", "image/svg+xml"},
-        {".png", "image/png"},                 {".txt", "text/plain; charset=utf-8"},
-        {"", "text/plain; charset=utf-8"}};
+TEST_CASE(
+    "each embedded file: its ETag from its SHA-256, a Content-Type, a gzip copy that "
+    "decodes to it") {
+    const std::map<std::string, std::string> types = {{".html", "text/html; charset=utf-8"},
+                                                      {".js", "text/javascript; charset=utf-8"},
+                                                      {".css", "text/css; charset=utf-8"},
+                                                      {".svg", "image/svg+xml"},
+                                                      {".png", "image/png"},
+                                                      {".txt", "text/plain; charset=utf-8"},
+                                                      {"", "text/plain; charset=utf-8"}};
     for (const http::StaticAsset& asset : api::page_assets()) {
         INFO(asset.path);
         const std::string tag = sha256_hex(asset.body).substr(0, 20);
@@ -160,8 +163,8 @@ TEST_CASE("GET /ui/<path> serves embedded files only; anything else is a JSON 40
         CHECK(reply.static_body == asset.body);
         CHECK(reply.content_type == asset.content_type);
     }
-    for (const char* missing :
-         {"/ui/nope.js", "/ui/../v1/host", "/ui/%2e%2e/v1/host", "/ui/index.html/x", "/ui/vendor"}) {
+    for (const char* missing : {"/ui/nope.js", "/ui/../v1/host", "/ui/%2e%2e/v1/host",
+                                "/ui/index.html/x", "/ui/vendor"}) {
         INFO(missing);
         const http::Reply reply = page_get(router, missing);
         CHECK(reply.status == 404);

@@ -115,11 +115,9 @@ TEST_CASE("the page is public: GET / for a browser and /ui/*, even with --auth-r
     peers_only.protect_reads = true;
     CHECK_FALSE(check_access(peers_only, "GET", "/ui/app.js", "10.0.0.2", ""));
     CHECK_FALSE(check_access(peers_only, "GET", "/", "10.0.0.2", "", "10.0.0.1", browser));
-    CHECK(check_access(peers_only, "GET", "/v1/runs", "10.0.0.2", "", "", browser)->status ==
-          403);
+    CHECK(check_access(peers_only, "GET", "/v1/runs", "10.0.0.2", "", "", browser)->status == 403);
     // DNS rebinding: the page is public, the data behind it still refuses a foreign name.
-    CHECK(check_access(peers_only, "GET", "/v1/host", "127.0.0.1", "", "evil.example:9740",
-                       browser)
+    CHECK(check_access(peers_only, "GET", "/v1/host", "127.0.0.1", "", "evil.example:9740", browser)
               ->status == 403);
     CHECK(is_public_page("GET", "/", browser));
     CHECK_FALSE(is_public_page("GET", "/", "application/json"));

@@ -20,10 +20,10 @@ TEST_CASE("If-None-Match names a current tag: strong, weak, in a list, or *") {
     CHECK_FALSE(if_none_match_hits("", {tag}));
     CHECK_FALSE(if_none_match_hits("\"abc12\"", {tag}));
     CHECK_FALSE(if_none_match_hits("\"ABC123\"", {tag}));
-    CHECK_FALSE(if_none_match_hits("abc123", {tag}));  // not quoted
+    CHECK_FALSE(if_none_match_hits("abc123", {tag}));        // not quoted
     CHECK_FALSE(if_none_match_hits("w/\"abc123\"", {tag}));  // W/ is case-sensitive
     CHECK_FALSE(if_none_match_hits("\"abc123", {tag}));
-    CHECK_FALSE(if_none_match_hits("\"x\" \"abc123\"", {tag}));  // no comma: malformed
+    CHECK_FALSE(if_none_match_hits("\"x\" \"abc123\"", {tag}));     // no comma: malformed
     CHECK_FALSE(if_none_match_hits("\"a b\", \"abc123\"", {tag}));  // a space in a tag
     CHECK_FALSE(if_none_match_hits("*, \"abc123\"", {tag}));
     CHECK_FALSE(if_none_match_hits("\"\"", {tag, ""}));  // the empty tag of a missing copy

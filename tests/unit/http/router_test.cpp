@@ -78,9 +78,8 @@ TEST_CASE("a trailing {name...} takes one or more segments, joined by '/'") {
     router.add("GET", "/ui/{asset...}", "files", [](const RouteRequest& r) -> Result<Reply> {
         return Reply::text(r.path_params.at("asset"));
     });
-    router.add("GET", "/ui", "the folder", [](const RouteRequest&) -> Result<Reply> {
-        return Reply::text("folder");
-    });
+    router.add("GET", "/ui", "the folder",
+               [](const RouteRequest&) -> Result<Reply> { return Reply::text("folder"); });
     CHECK(router.dispatch(request("GET", "/ui/app.js")).body == "app.js");
     CHECK(router.dispatch(request("GET", "/ui/vendor/uPlot.min.css")).body ==
           "vendor/uPlot.min.css");
