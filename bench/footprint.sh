@@ -84,7 +84,7 @@ for path in ["/"] + ["/ui/" + name for name in page_files if name != "index.html
     connection.close()
     if response.status != 200:
         sys.exit("GET %s answered %d" % (path, response.status))
-report("the page's first load, gzip (%d files)" % len(page_files), page_bytes / 1024, "KiB",
+report("page's first load, gzip (%d files)" % len(page_files), page_bytes / 1024, "KiB",
        "<= 150", page_bytes / 1024 <= 150)
 
 # 3. /metrics under wrk -t2 -c16 -d10s

@@ -49,7 +49,7 @@ TEST_CASE("GET / gives a browser the page with CSP and nosniff, and scripts the 
     REQUIRE(plain);
     CHECK(plain->status == 200);
     CHECK(plain->get_header_value("Content-Type") == "application/json");
-    CHECK(plain->get_header_value("Vary") == "Accept");
+    CHECK(plain->get_header_value("Vary") == "Accept, Accept-Encoding");
     check_security_headers(*plain);
     for (const char* accept : {"*/*", "application/json", "application/json, text/html"}) {
         INFO(accept);
