@@ -3,8 +3,9 @@
 # wrk, and the CPU cost of a scrape: the agent's user+system time (/proc/<pid>/stat) per 1000
 # GET /metrics, beside node_exporter's in the same run when prometheus-node-exporter is
 # installed (apt-get install prometheus-node-exporter; started here on a free loopback port,
-# never the system service). Prints figures and the targets of issue 2; exits 1 when a target
-# is missed (the scrape cost has no target). FOOTPRINT_SCRAPES (default 2000) scrapes each.
+# never the system service), and the page's first load as sent (gzip). Prints figures and the
+# targets of issues 2 and 18; exits 1 when a target is missed (the scrape cost has no target).
+# FOOTPRINT_SCRAPES (default 2000) scrapes each.
 #   bench/footprint.sh [path/to/hostprobe]     (needs python3, wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,6 +68,24 @@ time.sleep(1.0)
 with open("/proc/%d/status" % process.pid) as status:
     rss_kib = int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1))
 report("idle RSS after start", rss_kib / 1024, "MiB", "<= 12", rss_kib / 1024 <= 12)
+
+# 2b. the page as a browser first loads it: GET / as a navigation and every other file of
+# src/ui (LICENSE and all, an upper bound), gzip-compressed as sent (issue 18: <= 150 KiB).
+import http.client
+page_bytes = 0
+page_files = [os.path.relpath(os.path.join(folder, name), "src/ui")
+              for folder, _, names in os.walk("src/ui") for name in names if not name.startswith(".")]
+for path in ["/"] + ["/ui/" + name for name in page_files if name != "index.html"]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", path, headers={"Accept": "text/html,*/*;q=0.8",
+                                             "Accept-Encoding": "gzip, deflate, br"})
+    response = connection.getresponse()
+    page_bytes += len(response.read())
+    connection.close()
+    if response.status != 200:
+        sys.exit("GET %s answered %d" % (path, response.status))
+report("page's first load, gzip (%d files)" % len(page_files), page_bytes / 1024, "KiB",
+       "<= 150", page_bytes / 1024 <= 150)
 
 # 3. /metrics under wrk -t2 -c16 -d10s
 out = subprocess.run(["wrk", "-t2", "-c16", "-d10s", "--latency", "http://127.0.0.1:%d/metrics" % port],

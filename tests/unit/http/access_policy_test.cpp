@@ -91,6 +91,39 @@ TEST_CASE("--auth-reads protects every endpoint but /healthz") {
     CHECK_FALSE(check_access(peers_only, "GET", "/metrics", "127.0.0.1", ""));
 }
 
+TEST_CASE("the page is public: GET / for a browser and /ui/*, even with --auth-reads") {
+    constexpr std::string_view browser = "text/html,application/xhtml+xml,*/*;q=0.8";
+    AccessPolicy policy;
+    policy.token = "t";
+    policy.protect_reads = true;
+    CHECK_FALSE(check_access(policy, "GET", "/", "203.0.113.9", "", "203.0.113.1", browser));
+    CHECK_FALSE(check_access(policy, "HEAD", "/", "203.0.113.9", "", "203.0.113.1", browser));
+    CHECK_FALSE(check_access(policy, "GET", "/ui/app.js", "203.0.113.9", "", "evil.example"));
+    CHECK_FALSE(check_access(policy, "GET", "/ui/vendor/uPlot.iife.min.js", "10.0.0.2", ""));
+    // The JSON index and every data endpoint keep their protection, whatever Accept says.
+    CHECK(check_access(policy, "GET", "/", "127.0.0.1", "", "127.0.0.1", "*/*")->status == 401);
+    CHECK(check_access(policy, "GET", "/", "127.0.0.1", "")->status == 401);
+    CHECK(check_access(policy, "GET", "/v1/host", "127.0.0.1", "", "", browser)->status == 401);
+    CHECK(check_access(policy, "GET", "/ui", "127.0.0.1", "", "", browser)->status == 401);
+    CHECK(check_access(policy, "GET", "//ui/x", "127.0.0.1", "", "", browser)->status == 401);
+    CHECK(check_access(policy, "GET", "/v1/ui/x", "127.0.0.1", "")->status == 401);
+    // Only reads: anything else under /ui/ needs the token as before.
+    CHECK(check_access(policy, "POST", "/ui/app.js", "127.0.0.1", "")->status == 401);
+    CHECK(check_access(policy, "OPTIONS", "/ui/app.js", "127.0.0.1", "")->status == 401);
+
+    AccessPolicy peers_only;
+    peers_only.protect_reads = true;
+    CHECK_FALSE(check_access(peers_only, "GET", "/ui/app.js", "10.0.0.2", ""));
+    CHECK_FALSE(check_access(peers_only, "GET", "/", "10.0.0.2", "", "10.0.0.1", browser));
+    CHECK(check_access(peers_only, "GET", "/v1/runs", "10.0.0.2", "", "", browser)->status == 403);
+    // DNS rebinding: the page is public, the data behind it still refuses a foreign name.
+    CHECK(check_access(peers_only, "GET", "/v1/host", "127.0.0.1", "", "evil.example:9740", browser)
+              ->status == 403);
+    CHECK(is_public_page("GET", "/", browser));
+    CHECK_FALSE(is_public_page("GET", "/", "application/json"));
+    CHECK_FALSE(is_public_page("DELETE", "/ui/app.js", browser));
+}
+
 TEST_CASE("/healthz is open to reads only: a POST to it is judged like any other") {
     AccessPolicy policy;
     policy.token = "t";

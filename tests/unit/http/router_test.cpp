@@ -72,3 +72,21 @@ TEST_CASE("a path that is not UTF-8 gets a JSON 404, not a 500") {
     CHECK(reply.status == 404);
     CHECK(nlohmann::json::accept(reply.body));
 }
+
+TEST_CASE("a trailing {name...} takes one or more segments, joined by '/'") {
+    Router router;
+    router.add("GET", "/ui/{asset...}", "files", [](const RouteRequest& r) -> Result<Reply> {
+        return Reply::text(r.path_params.at("asset"));
+    });
+    router.add("GET", "/ui", "the folder",
+               [](const RouteRequest&) -> Result<Reply> { return Reply::text("folder"); });
+    CHECK(router.dispatch(request("GET", "/ui/app.js")).body == "app.js");
+    CHECK(router.dispatch(request("GET", "/ui/vendor/uPlot.min.css")).body ==
+          "vendor/uPlot.min.css");
+    CHECK(router.dispatch(request("GET", "/ui//vendor//x.js")).body == "vendor/x.js");
+    CHECK(router.dispatch(request("GET", "/ui/../v1/host")).body == "../v1/host");
+    CHECK(router.dispatch(request("GET", "/ui")).body == "folder");
+    CHECK(router.dispatch(request("GET", "/ui/")).body == "folder");
+    CHECK(router.dispatch(request("GET", "/v1/ui/x")).status == 404);
+    CHECK(router.dispatch(request("POST", "/ui/app.js")).status == 405);
+}
