@@ -22,6 +22,7 @@
 #include "probes/storage/test_files.hpp"
 #include "probes/system/work_directory.hpp"
 #include "runs/latest_result_metrics.hpp"
+#include "runs/requested_probes.hpp"
 #include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
@@ -35,6 +36,12 @@ size_t http_threads_for(uint32_t workers) {
 
 size_t runner_threads_for(uint32_t workers) {
     return static_cast<size_t>(std::max<uint32_t>(1, workers)) + 1;
+}
+
+void remove_probe_leftovers(const probes::StoragePolicy& storage, Logger& log) {
+    for (const auto& directory : storage.allowed_dirs)
+        probes::remove_stale_test_files(directory, log);
+    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
 }
 
 namespace {
@@ -75,13 +82,6 @@ Sizing sizing_for(const ServeConfig& config, const host::HostFacts& startup) {
     return {
         {config.queue_size, config.history_size, runner_threads_for(workers), config.probe_nice},
         config.http_threads ? config.http_threads : http_threads_for(workers)};
-}
-
-// Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
-void remove_leftovers(const ServeConfig& config, Logger& log) {
-    for (const auto& directory : config.storage.allowed_dirs)
-        probes::remove_stale_test_files(directory, log);
-    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
 }
 
 // The journal of --state-dir (null without one), its finished runs read into `replay`.
@@ -268,24 +268,7 @@ Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& re
     std::vector<std::string> named = config.run_on_start;
     for (const auto& entry : config.schedule)
         named.push_back(entry.probe);
-    for (const auto& [probe, params] : config.scheduled_params.items())
-        named.push_back(probe);
-    for (const auto& name : named) {
-        const runs::Probe* probe = registry.find(name);
-        if (probe == nullptr) {
-            return make_error(
-                ErrorCode::invalid_argument,
-                "unknown probe '" + name + "'; probes: " + join(registry.names(), ", "));
-        }
-        auto params = probe->params().normalize(
-            config.scheduled_params.value(name, nlohmann::json::object()));
-        if (!params)
-            return make_error(ErrorCode::invalid_argument, name + ": " + params.error().message);
-        if (auto checked = probe->check(*params); !checked) {
-            return make_error(ErrorCode::invalid_argument, name + ": " + checked.error().message);
-        }
-    }
-    return Ok{};
+    return runs::check_requested_probes(named, config.scheduled_params, registry);
 }
 
 int run_serve(const ServeConfig& config, Logger& log) {
@@ -302,7 +285,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
         probes::builtin_probes({.storage = config.storage,
                                 .shell = config.system_shell,
                                 .owned_children = &owned_children});
-    remove_leftovers(config, log);
+    remove_probe_leftovers(config.storage, log);
 
     runs::JournalReplay replay;
     auto journal = open_journal(config, replay, log);

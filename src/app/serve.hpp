@@ -59,4 +59,8 @@ size_t http_threads_for(uint32_t workers);
 // probe (cpu) never waits behind a long measurement.
 size_t runner_threads_for(uint32_t workers);
 
+// Leftovers of a run that was killed (kill -9, OOM): stale test files in the allowed
+// directories and stale work directories, removed before anything else runs.
+void remove_probe_leftovers(const probes::StoragePolicy& storage, Logger& log);
+
 }  // namespace hostprobe::app
