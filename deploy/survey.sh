@@ -5,7 +5,7 @@
 # and `openssl speed` in each, by hand) in one command. See deploy/README.md.
 set -euo pipefail
 
-readonly DEFAULT_TASK_DEFINITION=hostprobe-survey
+readonly DEFAULT_TASK_DEFINITION=hostprobe-survey-serve
 readonly POLL_SECONDS=5
 readonly RUN_TASK_MAX_COUNT=10       # ECS RunTask starts at most 10 tasks per call
 readonly DESCRIBE_TASKS_MAX_COUNT=100 # DescribeTasks takes at most 100 tasks per call
@@ -38,7 +38,7 @@ Survey options:
                               their private IPs)
   --count N                   tasks to run (default 5)
   --task-definition FAMILY[:REVISION]
-                              default hostprobe-survey (task-definitions/fargate-survey.json)
+                              default hostprobe-survey-serve (task-definitions/fargate-survey-serve.json)
   --port PORT                 the agents' HTTP port (default 9740)
   --timeout SECONDS           for the tasks to start and their cipher runs to end (default 600)
   --out DIR                   where the per-task JSON goes (default survey-<UTC time>); an
