@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Which CPUs does Fargate give us, how fast are they, and what does a dollar buy on each?
-# Starts N hostprobe survey tasks, collects what each agent found (GET /v1/host and its latest
-# cipher run), stops the tasks and prints the fleet summary: seed 000's survey (25 tasks, lscpu
-# and `openssl speed` in each, by hand) in one command. See deploy/README.md.
+# Prints the fleet summary of seed 000's survey (25 tasks, lscpu and `openssl speed` in each, by
+# hand): from the one-shot survey tasks' JSON lines in CloudWatch Logs (--from-logs), or by
+# starting N serving tasks, collecting what each agent found (GET /v1/host and its latest cipher
+# run) and stopping them. See deploy/README.md.
 set -euo pipefail
 
 readonly DEFAULT_TASK_DEFINITION=hostprobe-survey-serve

@@ -9,7 +9,6 @@
 #include "app/serve.hpp"
 #include "app/signal_watcher.hpp"
 #include "app/survey_lines.hpp"
-#include "cli/exit_codes.hpp"
 #include "core/owned_children.hpp"
 #include "core/sysroot.hpp"
 #include "ecs/task_metadata.hpp"
@@ -106,11 +105,12 @@ void count(SurveyOutcome& outcome, const runs::Run& run) {
     if (run.state == runs::RunState::cancelled) ++outcome.cancelled;
 }
 
-int exit_code_of(const SurveyOutcome& outcome, size_t asked, bool write_failed) {
-    if (write_failed) return cli::kExitFailure;
-    if (!outcome.interrupted_by.empty()) return cli::kExitInterrupted;
-    if (outcome.succeeded != asked) return cli::kExitProbeFailed;
-    return cli::kExitOk;
+int exit_code_of(const SurveyOutcome& outcome, size_t asked, bool write_failed,
+                 const SurveyExitCodes& codes) {
+    if (write_failed) return codes.write_failed;
+    if (!outcome.interrupted_by.empty()) return codes.interrupted;
+    if (outcome.succeeded != asked) return codes.run_failed;
+    return codes.ok;
 }
 
 }  // namespace
@@ -156,11 +156,12 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
     runner.shutdown();
 
     if (stop_signal != 0) outcome.interrupted_by = signal_name(stop_signal);
-    outcome.exit_code = exit_code_of(outcome, config.probes.size(), lines.failed());
+    outcome.exit_code =
+        exit_code_of(outcome, config.probes.size(), lines.failed(), config.exit_codes);
     lines.write(survey_line(identity, outcome));
     if (lines.failed()) {
         log.error("cannot write the survey's lines to stdout");
-        outcome.exit_code = cli::kExitFailure;
+        outcome.exit_code = config.exit_codes.write_failed;
     }
     log.info("survey finished", {{"succeeded", std::to_string(outcome.succeeded)},
                                  {"failed", std::to_string(outcome.failed)},

@@ -15,6 +15,14 @@
 
 namespace hostprobe::app {
 
+// The statuses the survey exits with; the command line's table (cli/exit_codes.hpp) fills them.
+struct SurveyExitCodes {
+    int ok = 0;
+    int run_failed = 3;     // a run failed or was cancelled
+    int interrupted = 130;  // a signal cut the survey short
+    int write_failed = 1;   // the lines could not be written
+};
+
 struct SurveyConfig {
     std::string sysroot = "/";
     std::vector<std::string> probes = {"cpu", "cipher"};  // run in this order
@@ -24,15 +32,14 @@ struct SurveyConfig {
     std::string ecs_metadata_uri;                         // empty outside ECS
     task::Prices prices;
     int probe_nice = 10;
+    SurveyExitCodes exit_codes;
 };
 
 // The default probes, as `--probes` shows them.
 inline constexpr const char* kDefaultSurveyProbes = "cpu,cipher";
 
-// Writes the lines to `out`, logs to `log`. Exit status (cli/exit_codes.hpp): 0 when every run
-// succeeded, 3 when one failed or was cancelled, 130 when a signal cut the survey short, 1 when
-// the lines could not be written. The probes and params must have been checked
-// (runs::check_requested_probes).
+// Writes the lines to `out`, logs to `log`, and returns config.exit_codes' status for how it
+// went. The probes and params must have been checked (runs::check_requested_probes).
 int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log);
 
 }  // namespace hostprobe::app

@@ -4,6 +4,7 @@
 
 #include "app/survey.hpp"
 #include "cli/command_line.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/probe_options.hpp"
 #include "probes/registry.hpp"
 #include "runs/requested_probes.hpp"
@@ -38,6 +39,10 @@ OptionParser survey_parser() {
 
 Result<app::SurveyConfig> survey_config(const ParsedOptions& options) {
     app::SurveyConfig config;
+    config.exit_codes = {.ok = kExitOk,
+                         .run_failed = kExitProbeFailed,
+                         .interrupted = kExitInterrupted,
+                         .write_failed = kExitFailure};
     auto sysroot = checked_sysroot(options);
     if (!sysroot) return sysroot.error();
     config.sysroot = *sysroot;

@@ -156,6 +156,42 @@ for index, call in enumerate(first):
 PY
 ok "--from-logs: 25 tasks (not the 3-day-old one nor the other group's), 11 / 4 / 10 per model, medians and GB per dollar as computed from the lines, 8 pages of 10 events"
 
+echo "# deploy/cloudwatch: the Logs Insights queries and the dashboard body"
+python3 "$tests/cloudwatch_checks.py" queries deploy/cloudwatch/insights-queries.md "$work/tasks" "$work/table.json" ||
+    fail "the Logs Insights queries"
+ok "the Logs Insights queries, evaluated on the 25 tasks' lines, give the table's counts, medians and GB per dollar"
+emf_lines=()
+if "$binary" survey --help | grep -q -- '--emf '; then
+    # The agent's own EMF lines: every metric the dashboard searches must be among them.
+    "$binary" survey --emf --sysroot tests/fixtures/sysroots/fargate-e5-2686v4 --params "$params" \
+        --ecs-metadata-uri "$ecs_uri" 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    if "_aws" in json.loads(line):
+        sys.stdout.write(line)' >"$work/emf.jsonl"
+    emf_lines=("$work/emf.jsonl")
+fi
+python3 "$tests/cloudwatch_checks.py" dashboard deploy/cloudwatch/dashboard.json \
+    deploy/cloudwatch/insights-queries.md "${emf_lines[@]}" || fail "deploy/cloudwatch/dashboard.json"
+ok "deploy/cloudwatch/dashboard.json: a put-dashboard body on the 24-column grid; its log widgets run insights-queries.md's queries"
+# Each way of breaking the body must be caught: a check that cannot fail proves nothing.
+for mutation in 'widgets[1]["x"] = 20' 'widgets[2]["y"] = 3' 'widgets[1]["height"] = "6"' \
+    'widgets[2]["properties"]["query"] += " | limit 5"' 'widgets[1]["properties"]["metrics"] = [["hostprobe"]]' \
+    'widgets[3]["properties"]["metrics"][0][0]["expression"] = "SEARCH(\x27{AWS/EC2,InstanceId} MetricName=\"CPUUtilization\"\x27, \x27Average\x27, 300)"' \
+    'widgets[0]["type"] = "chart"'; do
+    python3 - "$mutation" <<'PY' >"$work/broken.json"
+import json, sys
+body = json.load(open("deploy/cloudwatch/dashboard.json"))
+exec(sys.argv[1], {"widgets": body["widgets"]})
+json.dump(body, sys.stdout)
+PY
+    if python3 "$tests/cloudwatch_checks.py" dashboard "$work/broken.json" deploy/cloudwatch/insights-queries.md \
+        "${emf_lines[@]}" >/dev/null 2>&1; then
+        fail "the dashboard check accepted a body with $mutation"
+    fi
+done
+ok "the dashboard check rejects a widget off the grid, overlapping, with text for a number, a changed query, a bad metrics row, a foreign namespace, an unknown type"
+
 echo "# deploy/survey.sh --from-logs on bad input"
 status=0
 survey_logs --since 5x >/dev/null 2>"$work/err" || status=$?
