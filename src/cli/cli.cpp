@@ -18,6 +18,7 @@
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
 #include "core/untrusted_json.hpp"
+#include "emf/namespace_name.hpp"
 #include "host/host_facts.hpp"
 #include "host/live_rates.hpp"
 #include "probes/registry.hpp"
@@ -110,7 +111,12 @@ OptionParser serve_parser() {
          {"tls-key", "FILE", "", "PEM private key of --tls-cert"},
          {"auth-reads", "", "",
           "GET endpoints and /metrics need the token (or a trusted peer) "
-          "too; /healthz never does"}});
+          "too; /healthz never does"},
+         {"emf", "", "",
+          "write CloudWatch Embedded Metric Format lines to stdout: the host at start, every "
+          "run as it finishes (the awslogs driver turns them into metrics)"},
+         {"emf-namespace", "NAME", std::string(emf::kDefaultNamespace),
+          "CloudWatch namespace of the --emf metrics"}});
 }
 
 OptionParser cpu_parser() {
@@ -368,6 +374,11 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto storage = storage_policy(*options);
     if (!storage) return usage_error(parser, storage.error().message);
     config.storage = *storage;
+    config.emf = options->is_on("emf");
+    auto emf_namespace = emf::parse_namespace(options->get("emf-namespace"));
+    if (!emf_namespace)
+        return usage_error(parser, "--emf-namespace: " + emf_namespace.error().message);
+    config.emf_namespace = *emf_namespace;
     if (auto checked =
             app::check_automation(config, probes::builtin_probes({.storage = config.storage}));
         !checked) {
