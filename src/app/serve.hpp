@@ -42,6 +42,10 @@ struct ServeConfig {
     size_t max_runs_per_minute = 30;
     std::string tls_cert_file;  // both set: serve HTTPS
     std::string tls_key_file;
+    // CloudWatch Embedded Metric Format lines on stdout (src/emf): the host once, every run as
+    // it finishes.
+    bool emf = false;
+    std::string emf_namespace = "hostprobe";
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,

@@ -21,6 +21,7 @@
 #include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
+#include "emf/namespace_name.hpp"
 #include "host/host_facts.hpp"
 #include "host/live_rates.hpp"
 #include "probes/registry.hpp"
@@ -103,6 +104,8 @@ OptionParser serve_parser() {
     for (auto& spec : task_options())
         shared.push_back(std::move(spec));
     specs.insert(after_schedule, shared.begin(), shared.end());
+    for (auto& spec : emf_options("the host at start, every run as it finishes"))
+        specs.push_back(std::move(spec));
     return OptionParser("serve", "Run the agent until SIGTERM or SIGINT.", std::move(specs));
 }
 
@@ -246,6 +249,11 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto storage = storage_policy(*options);
     if (!storage) return usage_error(parser, storage.error().message);
     config.storage = *storage;
+    config.emf = options->is_on("emf");
+    auto emf_namespace = emf::parse_namespace(options->get("emf-namespace"));
+    if (!emf_namespace)
+        return usage_error(parser, "--emf-namespace: " + emf_namespace.error().message);
+    config.emf_namespace = *emf_namespace;
     if (auto checked =
             app::check_automation(config, probes::builtin_probes({.storage = config.storage}));
         !checked) {

@@ -6,6 +6,7 @@
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
 #include "core/untrusted_json.hpp"
+#include "emf/namespace_name.hpp"
 #include "http/url.hpp"
 
 namespace hostprobe::cli {
@@ -62,6 +63,14 @@ std::vector<OptionSpec> task_options() {
          "price of one vCPU per hour, for the task's cost"},
         {"price-gb-hour", "DOLLARS", "0.004445", "price of one GiB of memory per hour"},
     };
+}
+
+std::vector<OptionSpec> emf_options(const std::string& when) {
+    return {{"emf", "", "",
+             "write CloudWatch Embedded Metric Format lines to stdout: " + when +
+                 " (the awslogs driver turns them into metrics)"},
+            {"emf-namespace", "NAME", std::string(emf::kDefaultNamespace),
+             "CloudWatch namespace of the --emf metrics"}};
 }
 
 Result<std::string> checked_sysroot(const ParsedOptions& options) {

@@ -23,6 +23,10 @@ std::vector<OptionSpec> probe_run_options(const std::string& purpose);
 // --ecs-metadata-uri, --price-vcpu-hour, --price-gb-hour.
 std::vector<OptionSpec> task_options();
 
+// --emf and --emf-namespace; `when` says which documents are written ("every run as it
+// finishes").
+std::vector<OptionSpec> emf_options(const std::string& when);
+
 // --sysroot, checked to be a directory.
 Result<std::string> checked_sysroot(const ParsedOptions& options);
 // --disk-dir (repeatable), --disk-max-bytes, --disk-max-runtime.
