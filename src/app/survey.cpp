@@ -11,7 +11,9 @@
 #include "app/survey_lines.hpp"
 #include "core/owned_children.hpp"
 #include "core/sysroot.hpp"
+#include "core/time_format.hpp"
 #include "ecs/task_metadata.hpp"
+#include "emf/documents.hpp"
 #include "host/host_facts.hpp"
 #include "probes/registry.hpp"
 #include "report/host_json.hpp"
@@ -27,9 +29,9 @@ constexpr std::chrono::milliseconds kSurveyStopPoll{200};
 
 // Lines to stdout, each flushed as it is written so that a log driver gets it at once; after a
 // failed write (a closed pipe) the rest are not tried.
-class LineWriter {
+class StdoutLines {
   public:
-    explicit LineWriter(std::FILE* out) : out_(out) {}
+    explicit StdoutLines(std::FILE* out) : out_(out) {}
     void write(const std::string& line) {
         if (failed_) return;
         failed_ = std::fwrite(line.data(), 1, line.size(), out_) != line.size() ||
@@ -86,8 +88,8 @@ std::vector<runs::Run> submit_all(runs::Runner& runner, const SurveyConfig& conf
 }
 
 // Waits for the run to finish; once a stop signal arrives, every run is cancelled.
-runs::Run wait_for(runs::Runner& runner, runs::Run run, const std::vector<runs::Run>& all,
-                   const std::atomic<int>& stop_signal, bool& cancelled_all) {
+runs::Run wait_for_run(runs::Runner& runner, runs::Run run, const std::vector<runs::Run>& all,
+                       const std::atomic<int>& stop_signal, bool& cancelled_all) {
     while (!runs::is_finished(run.state)) {
         if (stop_signal != 0 && !cancelled_all) {
             cancelled_all = true;
@@ -99,7 +101,7 @@ runs::Run wait_for(runs::Runner& runner, runs::Run run, const std::vector<runs::
     return run;
 }
 
-void count(SurveyOutcome& outcome, const runs::Run& run) {
+void tally(SurveyOutcome& outcome, const runs::Run& run) {
     if (run.state == runs::RunState::succeeded) ++outcome.succeeded;
     if (run.state == runs::RunState::failed) ++outcome.failed;
     if (run.state == runs::RunState::cancelled) ++outcome.cancelled;
@@ -134,10 +136,14 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
                                 .owned_children = &owned_children});
     remove_probe_leftovers(config.storage, log);
 
-    LineWriter lines(out);
+    StdoutLines lines(out);
     const nlohmann::json host_document = report::host_json(*facts.snapshot());
     const nlohmann::json identity = task_identity(host_document);
     lines.write(host_line(host_document));
+    const emf::DocumentSettings emf_settings{config.emf_namespace};
+    if (config.emf)
+        lines.write(emf::host_document(*facts.snapshot(), emf_settings,
+                                       emf::unix_milliseconds(WallClock::now())));
 
     const uint32_t workers = facts.host_snapshot()->cpu_budget.workers;
     runs::Runner runner({config.probes.size(), config.probes.size(), runner_threads_for(workers),
@@ -149,9 +155,13 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
     outcome.failed = config.probes.size() - submitted.size();
     bool cancelled_all = false;
     for (const auto& run : submitted) {
-        const runs::Run finished = wait_for(runner, run, submitted, stop_signal, cancelled_all);
-        count(outcome, finished);
+        const runs::Run finished = wait_for_run(runner, run, submitted, stop_signal, cancelled_all);
+        tally(outcome, finished);
         lines.write(run_line(identity, finished));
+        if (config.emf) {
+            for (const auto& line : emf::run_documents(finished, *facts.snapshot(), emf_settings))
+                lines.write(line);
+        }
     }
     runner.shutdown();
 

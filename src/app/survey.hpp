@@ -32,6 +32,9 @@ struct SurveyConfig {
     std::string ecs_metadata_uri;                         // empty outside ECS
     task::Prices prices;
     int probe_nice = 10;
+    // --emf: the host's and each run's CloudWatch EMF lines too, after the JSON line of each.
+    bool emf = false;
+    std::string emf_namespace = "hostprobe";
     SurveyExitCodes exit_codes;
 };
 

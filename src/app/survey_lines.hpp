@@ -9,6 +9,8 @@
 // "task" repeats who measured (CPU model, microarchitecture, ECS task, cost) on every line after
 // the first, so that a Logs Insights query can group runs by CPU model without a join. It comes
 // before "run" because Logs Insights discovers only a JSON event's first fields.
+// With --emf, each JSON line is followed by its CloudWatch EMF lines (emf/documents.hpp; they
+// have no "type" member, so the filters above pass them by).
 // The shapes are a contract (README "survey"): add members freely, never rename.
 #pragma once
 

@@ -6,6 +6,7 @@
 #include "cli/command_line.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/probe_options.hpp"
+#include "emf/namespace_name.hpp"
 #include "probes/registry.hpp"
 #include "runs/requested_probes.hpp"
 #include "runs/scheduler.hpp"
@@ -25,6 +26,8 @@ OptionParser survey_parser() {
     for (auto& spec : probe_run_options("the survey's runs"))
         specs.push_back(std::move(spec));
     for (auto& spec : task_options())
+        specs.push_back(std::move(spec));
+    for (auto& spec : emf_options("after each JSON line, the host's and each run's"))
         specs.push_back(std::move(spec));
     return OptionParser(
         "survey",
@@ -63,6 +66,12 @@ Result<app::SurveyConfig> survey_config(const ParsedOptions& options) {
     auto task_prices = prices(options);
     if (!task_prices) return task_prices.error();
     config.prices = *task_prices;
+    config.emf = options.is_on("emf");
+    auto emf_namespace = emf::parse_namespace(options.get("emf-namespace"));
+    if (!emf_namespace)
+        return make_error(ErrorCode::invalid_argument,
+                          "--emf-namespace: " + emf_namespace.error().message);
+    config.emf_namespace = *emf_namespace;
     if (auto checked = runs::check_requested_probes(
             config.probes, config.params, probes::builtin_probes({.storage = config.storage}));
         !checked) {

@@ -162,9 +162,14 @@ python3 "$tests/cloudwatch_checks.py" queries deploy/cloudwatch/insights-queries
 ok "the Logs Insights queries, evaluated on the 25 tasks' lines, give the table's counts, medians and GB per dollar"
 emf_lines=()
 if "$binary" survey --help | grep -q -- '--emf '; then
-    # The agent's own EMF lines: every metric the dashboard searches must be among them.
-    "$binary" survey --emf --sysroot tests/fixtures/sysroots/fargate-e5-2686v4 --params "$params" \
-        --ecs-metadata-uri "$ecs_uri" 2>/dev/null | python3 -c '
+    # The agent's own EMF lines, of every probe the dashboard shows: every metric it searches
+    # must be among them.
+    mkdir "$work/disk"
+    emf_params='{"cipher": {"ciphers": ["aes-128-gcm"], "block_sizes": [8192], "seconds": 0.2},
+        "disk": {"directory": "'"$work/disk"'", "size": "1m", "runtime": 1, "direct": false},
+        "files": {"directory": "'"$work/disk"'", "files": 50}}'
+    "$binary" survey --emf --sysroot tests/fixtures/sysroots/fargate-e5-2686v4 --probes cpu,cipher,disk,files \
+        --disk-dir "$work/disk" --params "$emf_params" --ecs-metadata-uri "$ecs_uri" 2>/dev/null | python3 -c '
 import json, sys
 for line in sys.stdin:
     if "_aws" in json.loads(line):

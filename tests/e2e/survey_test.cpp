@@ -15,21 +15,22 @@
 
 using namespace hostprobe::testing;
 using namespace std::chrono_literals;
-using json = nlohmann::json;
+using nlohmann::json;
 
 namespace {
 
-const char* kShortCipher =
+const char* kSurveyShortCipher =
     R"({"cipher": {"ciphers": ["aes-128-gcm"], "block_sizes": [8192], "seconds": 0.3}})";
 
-// stdout's lines, each parsed; each must start with its "type" member.
+// stdout's lines, each parsed; each must start with its "type" member, unless it is an EMF
+// document (with --emf).
 std::vector<json> survey_lines(const std::string& output) {
     std::vector<json> lines;
     std::istringstream in(output);
     for (std::string line; std::getline(in, line);) {
         INFO(line.substr(0, 200));
-        CHECK(line.rfind("{\"type\":\"hostprobe.", 0) == 0);
         lines.push_back(json::parse(line));
+        if (!lines.back().contains("_aws")) CHECK(line.rfind("{\"type\":\"hostprobe.", 0) == 0);
     }
     return lines;
 }
@@ -43,19 +44,18 @@ std::vector<std::string> types_of(const std::vector<json>& lines) {
 
 // A disk run's params that write into `directory`.
 std::string disk_params(const std::string& directory, const std::string& extra) {
-    return R"({"disk": {"directory": ")" + directory +
-           R"(", "size": "1m", "direct": false)" + extra + "}}";
+    return R"({"disk": {"directory": ")" + directory + R"(", "size": "1m", "direct": false)" +
+           extra + "}}";
 }
 
 }  // namespace
 
 TEST_CASE("survey writes the host, each run and the outcome as JSON lines and exits 0") {
     FakeEcsEndpoint endpoint(ecs_fixture("ecs_exporter/fargate_task_metadata.json"), "{}");
-    const auto survey =
-        run_to_end(binary(), {"survey", "--sysroot", sysroot("fargate-e5-2686v4")},
-                   {{"HOSTPROBE_PARAMS", kShortCipher},
-                    {"ECS_CONTAINER_METADATA_URI_V4", endpoint.uri()}},
-                   60s);
+    const auto survey = run_to_end(binary(), {"survey", "--sysroot", sysroot("fargate-e5-2686v4")},
+                                   {{"HOSTPROBE_PARAMS", kSurveyShortCipher},
+                                    {"ECS_CONTAINER_METADATA_URI_V4", endpoint.uri()}},
+                                   60s);
     INFO(survey.errors);
     CHECK(survey.status.code == 0);
     const auto lines = survey_lines(survey.output);
@@ -90,13 +90,43 @@ TEST_CASE("survey writes the host, each run and the outcome as JSON lines and ex
     CHECK(outcome["exit_code"] == 0);
 }
 
+TEST_CASE("survey --emf follows each JSON line with its CloudWatch EMF lines") {
+    const auto survey = run_to_end(binary(),
+                                   {"survey", "--sysroot", sysroot("fargate-e5-2676v3"), "--params",
+                                    kSurveyShortCipher, "--emf", "--emf-namespace", "survey-test"},
+                                   {}, 60s);
+    INFO(survey.errors);
+    CHECK(survey.status.code == 0);
+    const auto lines = survey_lines(survey.output);
+    REQUIRE(lines.size() > 5);
+    CHECK(lines[0]["type"] == "hostprobe.host");
+    CHECK(lines[1]["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "survey-test");
+    CHECK(lines.back()["type"] == "hostprobe.survey");
+    // After the cipher run's JSON line come its EMF lines, one with the throughput metric.
+    size_t cipher_line = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].value("type", "") == "hostprobe.run" && lines[i]["run"]["probe"] == "cipher")
+            cipher_line = i;
+    }
+    REQUIRE(cipher_line > 1);
+    bool throughput = false;
+    for (size_t i = cipher_line + 1; i + 1 < lines.size(); ++i) {
+        REQUIRE(lines[i].contains("_aws"));
+        for (const auto& metric : lines[i]["_aws"]["CloudWatchMetrics"][0]["Metrics"])
+            throughput = throughput || metric["Name"] == "CipherBytesPerSecond";
+    }
+    CHECK(throughput);
+    const auto bad = run_to_end(binary(), {"survey", "--emf-namespace", "AWS/EC2"});
+    CHECK(bad.status.code == 2);
+}
+
 TEST_CASE("survey takes --probes and --params-file like serve's, and refuses bad ones with 2") {
     TempTree files;
-    files.write("params.json", kShortCipher);
-    const auto survey =
-        run_to_end(binary(), {"survey", "--sysroot", sysroot("fargate-e5-2670v2"), "--probes",
-                              "cipher", "--params-file", files.root() + "/params.json"},
-                   {}, 60s);
+    files.write("params.json", kSurveyShortCipher);
+    const auto survey = run_to_end(binary(),
+                                   {"survey", "--sysroot", sysroot("fargate-e5-2670v2"), "--probes",
+                                    "cipher", "--params-file", files.root() + "/params.json"},
+                                   {}, 60s);
     INFO(survey.errors);
     CHECK(survey.status.code == 0);
     const auto lines = survey_lines(survey.output);
@@ -125,11 +155,10 @@ TEST_CASE("a failed run still writes its line; survey exits 3 and leaves no file
     // A file size limit below the test file's size makes the disk run fail as it lays it out.
     const std::string command =
         "ulimit -f 100; exec \"$0\" survey --probes disk,cpu --disk-dir \"$1\" --params \"$2\"";
-    const auto survey =
-        run_to_end("/bin/sh",
-                   {"-c", command, binary(), allowed.root(),
-                    disk_params(allowed.root(), R"(, "runtime": 1)")},
-                   {}, 60s);
+    const auto survey = run_to_end(
+        "/bin/sh",
+        {"-c", command, binary(), allowed.root(), disk_params(allowed.root(), R"(, "runtime": 1)")},
+        {}, 60s);
     INFO(survey.errors);
     CHECK(survey.status.code == 3);
     const auto lines = survey_lines(survey.output);
