@@ -44,6 +44,40 @@ class StdoutLines {
     bool failed_ = false;
 };
 
+// The survey's stdout: its JSON lines, each followed by its EMF lines with --emf.
+class SurveyOutput {
+  public:
+    SurveyOutput(std::FILE* out, const SurveyConfig& config, const task::TaskState& facts)
+        : lines_(out),
+          facts_(facts),
+          emf_(config.emf),
+          emf_settings_{config.emf_namespace},
+          host_(report::host_json(*facts.snapshot())),
+          identity_(task_identity(host_)) {}
+    void host() {
+        lines_.write(host_line(host_));
+        if (emf_)
+            lines_.write(emf::host_document(*facts_.snapshot(), emf_settings_,
+                                            emf::unix_milliseconds(WallClock::now())));
+    }
+    void run(const runs::Run& finished) {
+        lines_.write(run_line(identity_, finished));
+        if (!emf_) return;
+        for (const auto& line : emf::run_documents(finished, *facts_.snapshot(), emf_settings_))
+            lines_.write(line);
+    }
+    void outcome(const SurveyOutcome& outcome) { lines_.write(survey_line(identity_, outcome)); }
+    bool failed() const { return lines_.failed(); }
+
+  private:
+    StdoutLines lines_;
+    const task::TaskState& facts_;
+    const bool emf_;
+    const emf::DocumentSettings emf_settings_;
+    const nlohmann::json host_;
+    const nlohmann::json identity_;
+};
+
 // The host facts, refined by ECS task metadata when there is an endpoint: the task's CPU limit
 // sizes the runs and its size prices them. A survey waits for it (a few seconds at most).
 void take_in_task_metadata(task::TaskState& facts, const std::string& uri, Logger& log) {
@@ -136,14 +170,8 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
                                 .owned_children = &owned_children});
     remove_probe_leftovers(config.storage, log);
 
-    StdoutLines lines(out);
-    const nlohmann::json host_document = report::host_json(*facts.snapshot());
-    const nlohmann::json identity = task_identity(host_document);
-    lines.write(host_line(host_document));
-    const emf::DocumentSettings emf_settings{config.emf_namespace};
-    if (config.emf)
-        lines.write(emf::host_document(*facts.snapshot(), emf_settings,
-                                       emf::unix_milliseconds(WallClock::now())));
+    SurveyOutput output(out, config, facts);
+    output.host();
 
     const uint32_t workers = facts.host_snapshot()->cpu_budget.workers;
     runs::Runner runner({config.probes.size(), config.probes.size(), runner_threads_for(workers),
@@ -157,19 +185,15 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
     for (const auto& run : submitted) {
         const runs::Run finished = wait_for_run(runner, run, submitted, stop_signal, cancelled_all);
         tally(outcome, finished);
-        lines.write(run_line(identity, finished));
-        if (config.emf) {
-            for (const auto& line : emf::run_documents(finished, *facts.snapshot(), emf_settings))
-                lines.write(line);
-        }
+        output.run(finished);
     }
     runner.shutdown();
 
     if (stop_signal != 0) outcome.interrupted_by = signal_name(stop_signal);
     outcome.exit_code =
-        exit_code_of(outcome, config.probes.size(), lines.failed(), config.exit_codes);
-    lines.write(survey_line(identity, outcome));
-    if (lines.failed()) {
+        exit_code_of(outcome, config.probes.size(), output.failed(), config.exit_codes);
+    output.outcome(outcome);
+    if (output.failed()) {
         log.error("cannot write the survey's lines to stdout");
         outcome.exit_code = config.exit_codes.write_failed;
     }
