@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # Which CPUs does Fargate give us, how fast are they, and what does a dollar buy on each?
-# Starts N hostprobe survey tasks, collects what each agent found (GET /v1/host and its latest
-# cipher run), stops the tasks and prints the fleet summary: seed 000's survey (25 tasks, lscpu
-# and `openssl speed` in each, by hand) in one command. See deploy/README.md.
+# Prints the fleet summary of seed 000's survey (25 tasks, lscpu and `openssl speed` in each, by
+# hand): from the one-shot survey tasks' JSON lines in CloudWatch Logs (--from-logs), or by
+# starting N serving tasks, collecting what each agent found (GET /v1/host and its latest cipher
+# run) and stopping them. See deploy/README.md.
 set -euo pipefail
 
-readonly DEFAULT_TASK_DEFINITION=hostprobe-survey
+readonly DEFAULT_TASK_DEFINITION=hostprobe-survey-serve
 readonly POLL_SECONDS=5
 readonly RUN_TASK_MAX_COUNT=10       # ECS RunTask starts at most 10 tasks per call
 readonly DESCRIBE_TASKS_MAX_COUNT=100 # DescribeTasks takes at most 100 tasks per call
+# --from-logs: the survey's JSON lines only (the log group also holds the agents' logfmt logs),
+# 1000 events a page, and at most 1000 pages: a million events is far more than any survey
+# writes, and a bound on what a mistaken --since can cost.
+readonly LOG_FILTER_PATTERN='{ ($.type = "hostprobe.host") || ($.type = "hostprobe.run") }'
+# (SURVEY_LOG_PAGE_ITEMS smaller makes the tests page.)
+readonly LOG_PAGE_ITEMS=${SURVEY_LOG_PAGE_ITEMS:-1000}
+readonly LOG_MAX_PAGES=1000
 
 usage() {
     cat <<'EOF'
 Usage: deploy/survey.sh --cluster NAME --subnets ID[,ID...] [options]
+       deploy/survey.sh --from-logs LOG_GROUP [--since DURATION] [--region REGION] [summary options]
        deploy/survey.sh --from-dir DIR [summary options]
 
 Runs COUNT Fargate tasks of the hostprobe survey task definition, waits for each agent's cipher
@@ -30,7 +39,7 @@ Survey options:
                               their private IPs)
   --count N                   tasks to run (default 5)
   --task-definition FAMILY[:REVISION]
-                              default hostprobe-survey (task-definitions/fargate-survey.json)
+                              default hostprobe-survey-serve (task-definitions/fargate-survey-serve.json)
   --port PORT                 the agents' HTTP port (default 9740)
   --timeout SECONDS           for the tasks to start and their cipher runs to end (default 600)
   --out DIR                   where the per-task JSON goes (default survey-<UTC time>); an
@@ -40,7 +49,16 @@ Survey options:
                               HOSTPROBE_TOKEN in the environment works too. It is sent in
                               clear over HTTP: only on a network you trust
 
-Summary options (also with --from-dir):
+From CloudWatch Logs (tasks of task-definitions/fargate-survey.json, `hostprobe survey`):
+  --from-logs LOG_GROUP       read the JSON lines the survey tasks wrote to LOG_GROUP (their
+                              awslogs-group) with `aws logs filter-log-events`, one task per log
+                              stream, and print the same summary: no network path to the tasks,
+                              which stopped by themselves once they had measured. Needs
+                              logs:FilterLogEvents on the group.
+  --since DURATION            how far back to read: 90s, 30m, 6h, 2d or 1w (default 24h)
+  --region REGION             the log group's region (default: the AWS CLI's)
+
+Summary options (also with --from-dir and --from-logs):
   --from-dir DIR              only summarize the JSON files in DIR; no AWS call
   --json                      machine-readable summary
   --cipher NAME               cipher to compare (default aes-128-gcm)
@@ -205,6 +223,52 @@ def collect(task_arn, address, out_file, deadline, cipher, block_bytes):
     os.replace(partial, out_file)
 
 
+# ---- reading CloudWatch Logs -----------------------------------------------------------------
+
+def next_token():
+    """filter-log-events output -> its NextToken, or nothing when it was the last page."""
+    token = read_aws_json().get("NextToken")
+    if token:
+        print(token)
+
+
+def from_logs(pages_dir, out_dir):
+    """Pages of filter-log-events output -> one survey record per log stream (per task), in the
+    layout collect() saves, so that the summary reads both alike."""
+    streams = {}
+    not_json = 0
+    for path in sorted(glob.glob(os.path.join(pages_dir, "*.json"))):
+        with open(path) as source:
+            try:
+                page = json.load(source)
+            except ValueError:
+                fail("the AWS CLI answered something that is not JSON (%s)" % path)
+        for event in page.get("events") or []:
+            try:
+                document = json.loads(event.get("message") or "")
+            except ValueError:
+                not_json += 1
+                continue
+            if not isinstance(document, dict):
+                continue
+            entry = streams.setdefault(event.get("logStreamName") or "?", {})
+            if document.get("type") == "hostprobe.host":
+                entry["host"] = document.get("host")
+            elif document.get("type") == "hostprobe.run" and dig(document, "run", "probe") == "cipher":
+                entry["cipher_run"] = document.get("run")  # the last one counts
+    if not_json:
+        warn("%d log event(s) matched but are not whole JSON (the log driver splits lines over "
+             "16 KiB); skipped" % not_json)
+    for stream, entry in sorted(streams.items()):
+        record = {"survey_format": 1, "source": "cloudwatch-logs", "log_stream": stream,
+                  "task_arn": dig(entry, "host", "ecs", "task_arn"),
+                  "host": entry.get("host"), "cipher_run": entry.get("cipher_run")}
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in stream) + ".json"
+        with open(os.path.join(out_dir, name), "w") as out:
+            json.dump(record, out)
+    return len(streams)
+
+
 # ---- the summary ----------------------------------------------------------------------------
 
 def dig(document, *keys):
@@ -323,7 +387,7 @@ def size_label(vcpus, memory_gib):
 
 def print_text(summary):
     count = summary["task_count"]
-    print("%d task%s in %s" % (count, "" if count == 1 else "s", summary["directory"]))
+    print("%d task%s in %s" % (count, "" if count == 1 else "s", summary.get("source") or summary["directory"]))
     if summary["warnings"]:
         print("%d warning(s), printed above" % len(summary["warnings"]))
     print()
@@ -353,7 +417,7 @@ def print_text(summary):
 
 
 def summarize(arguments):
-    directory, output_format, cipher, block_bytes, price_vcpu, price_gb = arguments
+    directory, output_format, cipher, block_bytes, price_vcpu, price_gb, source = arguments
     block_bytes = int(block_bytes)
     prices = (float(price_vcpu), float(price_gb)) if price_vcpu else None
     if not os.path.isdir(directory):
@@ -361,6 +425,8 @@ def summarize(arguments):
     warnings = []
     tasks = load_tasks(directory, cipher, block_bytes, prices, warnings)
     if not tasks:
+        if source:
+            fail("%s: no survey results (hostprobe.host lines with host.cpu.model_name)" % source)
         fail("%s: no survey results (*.json with host.cpu.model_name) to summarize" % directory)
 
     models = {}
@@ -374,7 +440,7 @@ def summarize(arguments):
         return (model, vcpus is None, vcpus or 0, memory_gib is None, memory_gib or 0)
 
     summary = {
-        "directory": directory,
+        "directory": None if source else directory,
         "task_count": len(tasks),
         "cipher": cipher,
         "block_bytes": block_bytes,
@@ -384,6 +450,8 @@ def summarize(arguments):
         "groups": [summarize_group(*key, groups[key]) for key in sorted(groups, key=group_order)],
         "tasks": tasks,
     }
+    if source:
+        summary["source"] = source
     if output_format == "json":
         json.dump(summary, sys.stdout, indent=2)
         print()
@@ -403,6 +471,11 @@ if __name__ == "__main__":
             collect(task_arn, address, out_file, float(deadline), cipher, int(block_bytes))
         elif command == "summarize":
             summarize(arguments)
+        elif command == "next-token":
+            next_token()
+        elif command == "from-logs":
+            pages_dir, out_dir = arguments
+            from_logs(pages_dir, out_dir)
     except KeyboardInterrupt:
         sys.exit(130)
 PY
@@ -412,7 +485,7 @@ survey_py() { HOSTPROBE_TOKEN=$token python3 -c "$SURVEY_PY" "$@"; }
 cluster="" subnets="" security_groups="" assign_public_ip=DISABLED count=5
 task_definition=$DEFAULT_TASK_DEFINITION port=9740 timeout=600 out_dir="" from_dir=""
 output=text cipher=aes-128-gcm block_bytes=8192 price_vcpu_hour="" price_gb_hour=""
-token_file="" token=${HOSTPROBE_TOKEN:-}
+token_file="" token=${HOSTPROBE_TOKEN:-} from_logs="" since=24h region=""
 
 takes_value() { (($# >= 2)) || die_usage "$1 needs a value"; }
 while (($# > 0)); do
@@ -430,6 +503,9 @@ while (($# > 0)); do
         --out) takes_value "$@"; out_dir=$2; shift ;;
         --token-file) takes_value "$@"; token_file=$2; shift ;;
         --from-dir) takes_value "$@"; from_dir=$2; shift ;;
+        --from-logs) takes_value "$@"; from_logs=$2; shift ;;
+        --since) takes_value "$@"; since=$2; shift ;;
+        --region) takes_value "$@"; region=$2; shift ;;
         --cipher) takes_value "$@"; cipher=$2; shift ;;
         --block-bytes) takes_value "$@"; block_bytes=$2; shift ;;
         --price-vcpu-hour) takes_value "$@"; price_vcpu_hour=$2; shift ;;
@@ -458,14 +534,57 @@ if [[ -n $token_file ]]; then
     token=${token%"${token##*[![:space:]]}"}
     [[ -n $token ]] || die_usage "--token-file: '$token_file' is empty"
 fi
+[[ $since =~ ^([1-9][0-9]{0,6})([smhdw])$ ]] ||
+    die_usage "--since must be a duration such as 90s, 30m, 6h, 2d or 1w, not '$since'"
+declare -A SECONDS_PER_UNIT=([s]=1 [m]=60 [h]=3600 [d]=86400 [w]=604800)
+since_seconds=$((BASH_REMATCH[1] * SECONDS_PER_UNIT[${BASH_REMATCH[2]}]))
+[[ -z $region || $region =~ ^[a-z]{2}(-[a-z]+)+-[0-9]+$ ]] || die_usage "--region must be a region such as us-east-1, not '$region'"
+[[ $LOG_PAGE_ITEMS =~ ^[1-9][0-9]{0,4}$ ]] || die_usage "SURVEY_LOG_PAGE_ITEMS must be 1..99999"
+[[ -z $from_logs || -z $from_dir ]] || die_usage "give --from-logs or --from-dir, not both"
 command -v python3 >/dev/null || { echo "survey.sh: python3 is needed" >&2; exit 1; }
 
+# The AWS CLI with --region when one was given.
+aws_cli() { aws "$@" ${region:+--region "$region"}; }
+
 summarize() {
-    survey_py summarize "$1" "$output" "$cipher" "$block_bytes" "$price_vcpu_hour" "$price_gb_hour"
+    survey_py summarize "$1" "$output" "$cipher" "$block_bytes" "$price_vcpu_hour" "$price_gb_hour" "${2:-}"
 }
 
 if [[ -n $from_dir ]]; then
     summarize "$from_dir"
+    exit
+fi
+
+# --from-logs: every page of the survey's lines from the log group, then the summary.
+summarize_logs() {
+    command -v aws >/dev/null || { echo "survey.sh: the AWS CLI (aws) is needed" >&2; exit 1; }
+    local work pages=0 token="" page start_ms
+    work=$(mktemp -d)
+    # shellcheck disable=SC2064 # expand now: $work is local
+    trap "rm -rf '$work'" EXIT
+    mkdir "$work/pages" "$work/tasks"
+    start_ms=$((($(date +%s) - since_seconds) * 1000))
+    log "reading $from_logs from $(date -u -d "@$((start_ms / 1000))" +%Y-%m-%dT%H:%M:%SZ) on"
+    while true; do
+        page=$work/pages/$(printf '%05d' "$pages").json
+        aws_cli logs filter-log-events --log-group-name "$from_logs" --start-time "$start_ms" \
+            --filter-pattern "$LOG_FILTER_PATTERN" --max-items "$LOG_PAGE_ITEMS" \
+            ${token:+--starting-token "$token"} --output json >"$page" ||
+            { log "aws logs filter-log-events failed"; exit 1; }
+        pages=$((pages + 1))
+        token=$(survey_py next-token <"$page")
+        [[ -n $token ]] || break
+        if ((pages >= LOG_MAX_PAGES)); then
+            log "stopped after $pages pages of $LOG_PAGE_ITEMS events: the summary covers the oldest; narrow --since"
+            break
+        fi
+    done
+    survey_py from-logs "$work/pages" "$work/tasks"
+    summarize "$work/tasks" "log group $from_logs, last $since"
+}
+
+if [[ -n $from_logs ]]; then
+    summarize_logs
     exit
 fi
 
@@ -485,7 +604,7 @@ stop_tasks() {
     log "stopping ${#tasks[@]} task(s)"
     local task
     for task in "${tasks[@]}"; do
-        aws ecs stop-task --cluster "$cluster" --task "$task" --reason "hostprobe survey done" \
+        aws_cli ecs stop-task --cluster "$cluster" --task "$task" --reason "hostprobe survey done" \
             --output json >/dev/null || log "could not stop $task; stop it by hand"
     done
     tasks=()
@@ -498,7 +617,7 @@ log "starting $count task(s) of $task_definition in $cluster"
 remaining=$count
 while ((remaining > 0)); do
     batch=$((remaining < RUN_TASK_MAX_COUNT ? remaining : RUN_TASK_MAX_COUNT))
-    answer=$(aws ecs run-task --cluster "$cluster" --task-definition "$task_definition" \
+    answer=$(aws_cli ecs run-task --cluster "$cluster" --task-definition "$task_definition" \
         --launch-type FARGATE --count "$batch" --network-configuration "$network" \
         --started-by hostprobe-survey --output json)
     mapfile -t started < <(survey_py started-tasks <<<"$answer")
@@ -512,7 +631,7 @@ declare -A task_address=() reason_logged=()
 while true; do
     pending=0
     for ((first = 0; first < ${#tasks[@]}; first += DESCRIBE_TASKS_MAX_COUNT)); do
-        answer=$(aws ecs describe-tasks --cluster "$cluster" \
+        answer=$(aws_cli ecs describe-tasks --cluster "$cluster" \
             --tasks "${tasks[@]:first:DESCRIBE_TASKS_MAX_COUNT}" --output json)
         while read -r arn status ip reason; do
             case $status in

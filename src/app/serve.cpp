@@ -18,6 +18,9 @@
 #include "core/scheduler_slice.hpp"
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
+#include "emf/documents.hpp"
+#include "emf/line_writer.hpp"
+#include "emf/line_writer_metrics.hpp"
 #include "host/host_facts.hpp"
 #include "http/http_server.hpp"
 #include "metrics/exposition.hpp"
@@ -26,6 +29,7 @@
 #include "probes/storage/test_files.hpp"
 #include "probes/system/work_directory.hpp"
 #include "runs/latest_result_metrics.hpp"
+#include "runs/requested_probes.hpp"
 #include "runs/run_journal.hpp"
 #include "runs/run_metrics.hpp"
 #include "runs/runner.hpp"
@@ -39,6 +43,12 @@ size_t http_threads_for(uint32_t workers) {
 
 size_t runner_threads_for(uint32_t workers) {
     return static_cast<size_t>(std::max<uint32_t>(1, workers)) + 1;
+}
+
+void remove_probe_leftovers(const probes::StoragePolicy& storage, Logger& log) {
+    for (const auto& directory : storage.allowed_dirs)
+        probes::remove_stale_test_files(directory, log);
+    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
 }
 
 namespace {
@@ -81,13 +91,6 @@ Sizing sizing_for(const ServeConfig& config, const host::HostFacts& startup) {
         config.http_threads ? config.http_threads : http_threads_for(workers)};
 }
 
-// Leftovers of a run that was killed (kill -9, OOM) go before anything else runs.
-void remove_leftovers(const ServeConfig& config, Logger& log) {
-    for (const auto& directory : config.storage.allowed_dirs)
-        probes::remove_stale_test_files(directory, log);
-    probes::WorkDirectory::remove_stale(probes::WorkDirectory::private_parent(), log);
-}
-
 // The journal of --state-dir (null without one), its finished runs read into `replay`.
 Result<std::unique_ptr<runs::RunJournal>> open_journal(const ServeConfig& config,
                                                        runs::JournalReplay& replay, Logger& log) {
@@ -103,6 +106,40 @@ Result<std::unique_ptr<runs::RunJournal>> open_journal(const ServeConfig& config
     return journal;
 }
 
+// --emf: the EMF lines of the host and of every finished run, on stdout; nothing without it.
+class EmfOutput {
+  public:
+    EmfOutput(const ServeConfig& config, const task::TaskState& facts)
+        : facts_(facts),
+          settings_{config.emf_namespace},
+          // First, before the process opens other files: a closed stdout must be seen closed.
+          writer_(config.emf ? emf::LineWriter::for_stdout() : nullptr) {}
+    // The lines of runs cancelled at shutdown get a moment to go out.
+    ~EmfOutput() {
+        if (writer_) writer_->flush_for(std::chrono::milliseconds(500));
+    }
+    EmfOutput(const EmfOutput&) = delete;
+    EmfOutput& operator=(const EmfOutput&) = delete;
+    void host() const {
+        if (writer_)
+            writer_->write_line(emf::host_document(*facts_.snapshot(), settings_,
+                                                   emf::unix_milliseconds(WallClock::now())));
+    }
+    void run_finished(const runs::Run& run) const {
+        if (!writer_) return;
+        for (auto& line : emf::run_documents(run, *facts_.snapshot(), settings_))
+            writer_->write_line(std::move(line));
+    }
+    void add_collector(metrics::Exposition& exposition) const {
+        if (writer_) exposition.add(std::make_shared<emf::LineWriterCollector>(*writer_));
+    }
+
+  private:
+    const task::TaskState& facts_;
+    const emf::DocumentSettings settings_;
+    const std::unique_ptr<emf::LineWriter> writer_;
+};
+
 // Every run's start and end go to the journal (when there is one); its end to the run metrics
 // and the log too.
 struct RunRecorders {
@@ -110,13 +147,15 @@ struct RunRecorders {
     runs::Runner::StartedHook started;
 };
 
-RunRecorders run_recorders(runs::RunJournal* journal, runs::RunMetrics& run_metrics, Logger& log) {
+RunRecorders run_recorders(runs::RunJournal* journal, runs::RunMetrics& run_metrics,
+                           const EmfOutput& emf_output, Logger& log) {
     auto recorded = [&log](const Status& written) {
         if (!written) log.warn("cannot record the run", {{"reason", written.error().message}});
     };
-    return {[journal, &run_metrics, &log, recorded](const runs::Run& run) {
+    return {[journal, &run_metrics, &emf_output, &log, recorded](const runs::Run& run) {
                 if (journal) recorded(journal->record_finished(run));
                 run_metrics.record_finished(run);
+                emf_output.run_finished(run);
                 log.info("run finished", {{"run", run.id},
                                           {"probe", run.probe},
                                           {"state", runs::to_string(run.state)},
@@ -182,13 +221,17 @@ http::ServerOptions server_options(const ServeConfig& config, size_t http_thread
 }
 
 // When ECS task metadata arrives, the facts take it in (CPU budget, task, cost).
-ecs::MetadataFetcher::Done take_in_ecs_metadata(task::TaskState& facts, Logger& log) {
-    return [&facts, &log](const Result<ecs::TaskMetadata>& metadata) {
+// The EMF host line waits for the metadata (or its failure), so that it names the task.
+ecs::MetadataFetcher::Done take_in_ecs_metadata(task::TaskState& facts, const EmfOutput& emf_output,
+                                                Logger& log) {
+    return [&facts, &emf_output, &log](const Result<ecs::TaskMetadata>& metadata) {
         if (!metadata) {
             log.warn("ECS task metadata unavailable", {{"reason", metadata.error().message}});
+            emf_output.host();
             return;
         }
         facts.set_ecs(*metadata);
+        emf_output.host();
         log.info("ECS task metadata",
                  {{"task", metadata->task_arn},
                   {"launch_type", metadata->launch_type},
@@ -227,7 +270,10 @@ SignalHandlers daemon_signal_handlers(http::HttpServer& server, runs::Scheduler&
 
 // Runs, --run-on-start, --schedule and the ECS metadata fetch begin once the port is bound.
 void start_work(runs::Runner& runner, runs::Scheduler& scheduler,
-                ecs::MetadataFetcher& ecs_metadata, const ServeConfig& config, Logger& log) {
+                ecs::MetadataFetcher& ecs_metadata, const ServeConfig& config,
+                const EmfOutput& emf_output, Logger& log) {
+    // Outside ECS the host line goes now; in ECS when the task metadata answered.
+    if (config.ecs_metadata_uri.empty()) emf_output.host();
     runner.start();
     for (const auto& probe : config.run_on_start) {
         auto submitted = runner.submit(
@@ -276,24 +322,7 @@ Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& re
     std::vector<std::string> named = config.run_on_start;
     for (const auto& entry : config.schedule)
         named.push_back(entry.probe);
-    for (const auto& [probe, params] : config.scheduled_params.items())
-        named.push_back(probe);
-    for (const auto& name : named) {
-        const runs::Probe* probe = registry.find(name);
-        if (probe == nullptr) {
-            return make_error(
-                ErrorCode::invalid_argument,
-                "unknown probe '" + name + "'; probes: " + join(registry.names(), ", "));
-        }
-        auto params = probe->params().normalize(
-            config.scheduled_params.value(name, nlohmann::json::object()));
-        if (!params)
-            return make_error(ErrorCode::invalid_argument, name + ": " + params.error().message);
-        if (auto checked = probe->check(*params); !checked) {
-            return make_error(ErrorCode::invalid_argument, name + ": " + checked.error().message);
-        }
-    }
-    return Ok{};
+    return runs::check_requested_probes(named, config.scheduled_params, registry);
 }
 
 int run_serve(const ServeConfig& config, Logger& log) {
@@ -306,6 +335,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
     const auto started = std::chrono::steady_clock::now();
     const SysRoot root(config.sysroot);
     task::TaskState facts(collect_startup_facts(root, log), config.prices);
+    const EmfOutput emf_output(config, facts);
     const auto startup = facts.host_snapshot();  // as at start-up, for sizing
     // The children probes fork: as PID 1 the orphan reaper must leave them to the probe.
     OwnedChildren owned_children;
@@ -313,7 +343,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
         probes::builtin_probes({.storage = config.storage,
                                 .shell = config.system_shell,
                                 .owned_children = &owned_children});
-    remove_leftovers(config, log);
+    remove_probe_leftovers(config.storage, log);
 
     runs::JournalReplay replay;
     auto journal = open_journal(config, replay, log);
@@ -323,12 +353,13 @@ int run_serve(const ServeConfig& config, Logger& log) {
     }
     const Sizing sizing = sizing_for(config, *startup);
     runs::RunMetrics run_metrics;
-    auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, log);
+    auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, emf_output, log);
     runs::Runner runner(sizing.runner, registry, {root, facts}, on_finished, on_started);
     runner.restore(std::move(replay.finished));
 
     metrics::Exposition exposition;
     add_collectors(exposition, root, facts, run_metrics, runner, registry);
+    emf_output.add_collector(exposition);
     host::LiveHistory live_history;
     const Api api(config, sizing.http_threads, {root, facts, exposition, started, live_history},
                   runner, registry);
@@ -338,7 +369,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
         [&runner](const std::string& probe, const nlohmann::json& params,
                   const std::string& trigger) { return runner.submit(probe, params, trigger); },
         log, started);
-    ecs::MetadataFetcher ecs_metadata(config.ecs_metadata_uri, take_in_ecs_metadata(facts, log));
+    ecs::MetadataFetcher ecs_metadata(config.ecs_metadata_uri,
+                                      take_in_ecs_metadata(facts, emf_output, log));
 
     // Before any thread starts, so that only the watcher receives the signals.
     SignalWatcher signals(SignalContext::daemon,
@@ -351,7 +383,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
         log.error(bound.error().message);
         return 1;
     }
-    start_work(runner, scheduler, ecs_metadata, config, log);
+    start_work(runner, scheduler, ecs_metadata, config, emf_output, log);
     log_listening(log, config, root, server.port(), *startup, sizing, short_slice);
     return serve_until_stopped(server, scheduler, runner, log);
 }

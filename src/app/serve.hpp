@@ -42,6 +42,10 @@ struct ServeConfig {
     size_t max_runs_per_minute = 30;
     std::string tls_cert_file;  // both set: serve HTTPS
     std::string tls_key_file;
+    // CloudWatch Embedded Metric Format lines on stdout (src/emf): the host once, every run as
+    // it finishes.
+    bool emf = false;
+    std::string emf_namespace = "hostprobe";
 };
 
 // Checks that --run-on-start, --schedule and --params-file name known probes and valid params,
@@ -58,5 +62,9 @@ size_t http_threads_for(uint32_t workers);
 // Runner threads: one per budget worker for the probes that measure, plus one so that a light
 // probe (cpu) never waits behind a long measurement.
 size_t runner_threads_for(uint32_t workers);
+
+// Leftovers of a run that was killed (kill -9, OOM): stale test files in the allowed
+// directories and stale work directories, removed before anything else runs.
+void remove_probe_leftovers(const probes::StoragePolicy& storage, Logger& log);
 
 }  // namespace hostprobe::app

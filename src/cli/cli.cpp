@@ -2,6 +2,7 @@
 
 #include <openssl/crypto.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -10,14 +11,17 @@
 
 #include "app/serve.hpp"
 #include "cli/bounded_options.hpp"
+#include "cli/command_line.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/healthcheck.hpp"
+#include "cli/probe_options.hpp"
 #include "cli/run_command.hpp"
+#include "cli/survey_command.hpp"
 #include "core/build_info.hpp"
 #include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
-#include "core/untrusted_json.hpp"
+#include "emf/namespace_name.hpp"
 #include "host/host_facts.hpp"
 #include "host/live_rates.hpp"
 #include "probes/registry.hpp"
@@ -41,76 +45,68 @@ const char* kTopUsage =
     "  healthcheck  exit 0 when a local agent answers /healthz (for container health checks)\n"
     "  run          run a probe in the foreground (cpu, cipher, disk, files, system): hostprobe "
     "run --help\n"
+    "  survey       identify the host, run probes once, print JSON lines and exit (a one-shot "
+    "task)\n"
     "\n"
     "Run 'hostprobe <command> --help' for a command's options.\n"
     "  --help       this text\n"
     "  --version    version, revision and OpenSSL version\n";
 
-OptionSpec sysroot_option() {
-    return {"sysroot", "DIR", "/", "read /proc and /sys below DIR (a dump of another machine)"};
-}
-
 OptionParser serve_parser() {
-    return OptionParser(
-        "serve", "Run the agent until SIGTERM or SIGINT.",
-        {{"listen", "HOST:PORT", "0.0.0.0:9740",
-          "address to serve HTTP on; port 0 picks a free one"},
-         sysroot_option(),
-         {"http-threads", "N", "", "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"},
-         {"queue-size", "N", "16", "runs that may wait in the queue; more get 429"},
-         {"history-size", "N", "100", "finished runs kept for GET /v1/runs"},
-         {"probe-nice", "N", "10",
-          "niceness of the threads that measure (0..19): the HTTP threads and the task's "
-          "application come first"},
-         {"system-shell", "PATH", "/bin/sh",
-          "the shell the system probe's shell tests run; empty or missing: they are skipped",
-          /*env=*/"", /*repeatable=*/false, /*empty_means_none=*/true},
-         {"state-dir", "DIR", "",
-          "keep finished runs in DIR/runs.jsonl so that a restart brings them back"},
-         {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
-         {"schedule", "PROBE=INTERVAL,...", "", "probes to run periodically, e.g. cipher=1h"},
-         {"params-file", "FILE", "",
-          "JSON {\"cipher\": {...}} of the params for started and scheduled runs"},
-         {"params", "JSON", "", "the same JSON inline (for task definitions without a file)"},
-         {"disk-dir", "DIR", "",
-          "a directory the disk and files probes may write to (repeatable; the variable takes "
-          "a comma-separated list)",
-          "HOSTPROBE_DISK_DIRS", true},
-         {"disk-max-bytes", "SIZE", "4g", "most bytes of test files one run may create"},
-         {"disk-max-runtime", "SECONDS", "600", "longest runtime a disk run may ask for"},
-         {"ecs-metadata-uri", "URL", "", "ECS task metadata v4 endpoint (ECS sets it)",
-          "ECS_CONTAINER_METADATA_URI_V4"},
-         {"price-vcpu-hour", "DOLLARS", "0.04048",
-          "price of one vCPU per hour, for the task's cost"},
-         {"price-gb-hour", "DOLLARS", "0.004445", "price of one GiB of memory per hour"},
-         {"token-file", "FILE", "",
-          "a file holding the bearer token that POST and DELETE need (HOSTPROBE_TOKEN may hold "
-          "the token itself)"},
-         {"token", "TOKEN", "",
-          "the token itself; only from the environment (never a flag: ps "
-          "shows flags)"},
-         {"trusted-peers", "CIDRS", std::string(http::kLoopbackPeers),
-          "without a token, POST and DELETE are accepted only from these addresses (empty: "
-          "from none)",
-          /*env=*/"", /*repeatable=*/false, /*empty_means_none=*/true},
-         {"allowed-hosts", "NAMES", "",
-          "DNS names (comma-separated, no port) by which trusted peers may address the agent; "
-          "a peer that uses any other name needs the token (a guard against DNS rebinding)"},
-         {"max-body-bytes", "SIZE", "64k", "largest request body; larger ones get 413"},
-         {"max-header-bytes", "SIZE", "16k",
-          "largest request header block; larger ones get 431 (the request line is at most 8k)"},
-         {"request-timeout", "SECONDS", "5",
-          "a request must arrive whole within this long (408), and each write of an answer "
-          "finish"},
-         {"max-connections", "N", "64",
-          "connections served or waiting at once; more wait in the kernel's backlog"},
-         {"max-runs-per-minute", "N", "30",
-          "runs one client address may start per minute; more get 429 (0: no limit)"},
-         {"tls-cert", "FILE", "", "PEM certificate (chain): serve HTTPS instead of HTTP"},
-         {"tls-key", "FILE", "", "PEM private key of --tls-cert"},
-         {"auth-reads", "", "",
-          "GET endpoints and /metrics need the token (or a trusted peer) "
-          "too; /healthz and the page (GET / for a browser, /ui/...) never do"}});
+    std::vector<OptionSpec> specs = {
+        {"listen", "HOST:PORT", "0.0.0.0:9740",
+         "address to serve HTTP on; port 0 picks a free one"},
+        sysroot_option(),
+        {"http-threads", "N", "", "HTTP worker threads (default: 4 per CPU-budget worker, 4..32)"},
+        {"queue-size", "N", "16", "runs that may wait in the queue; more get 429"},
+        {"history-size", "N", "100", "finished runs kept for GET /v1/runs"},
+        {"probe-nice", "N", "10",
+         "niceness of the threads that measure (0..19): the HTTP threads and the task's "
+         "application come first"},
+        {"state-dir", "DIR", "",
+         "keep finished runs in DIR/runs.jsonl so that a restart brings them back"},
+        {"run-on-start", "PROBES", "", "probes to run once at start, e.g. cpu,cipher"},
+        {"schedule", "PROBE=INTERVAL,...", "", "probes to run periodically, e.g. cipher=1h"},
+        {"token-file", "FILE", "",
+         "a file holding the bearer token that POST and DELETE need (HOSTPROBE_TOKEN may hold "
+         "the token itself)"},
+        {"token", "TOKEN", "",
+         "the token itself; only from the environment (never a flag: ps "
+         "shows flags)"},
+        {"trusted-peers", "CIDRS", std::string(http::kLoopbackPeers),
+         "without a token, POST and DELETE are accepted only from these addresses (empty: "
+         "from none)",
+         /*env=*/"", /*repeatable=*/false, /*empty_means_none=*/true},
+        {"allowed-hosts", "NAMES", "",
+         "DNS names (comma-separated, no port) by which trusted peers may address the agent; "
+         "a peer that uses any other name needs the token (a guard against DNS rebinding)"},
+        {"max-body-bytes", "SIZE", "64k", "largest request body; larger ones get 413"},
+        {"max-header-bytes", "SIZE", "16k",
+         "largest request header block; larger ones get 431 (the request line is at most 8k)"},
+        {"request-timeout", "SECONDS", "5",
+         "a request must arrive whole within this long (408), and each write of an answer "
+         "finish"},
+        {"max-connections", "N", "64",
+         "connections served or waiting at once; more wait in the kernel's backlog"},
+        {"max-runs-per-minute", "N", "30",
+         "runs one client address may start per minute; more get 429 (0: no limit)"},
+        {"tls-cert", "FILE", "", "PEM certificate (chain): serve HTTPS instead of HTTP"},
+        {"tls-key", "FILE", "", "PEM private key of --tls-cert"},
+        {"auth-reads", "", "",
+         "GET endpoints and /metrics need the token (or a trusted peer) "
+         "too; /healthz never does"}};
+    // After --schedule, as before: the params, storage, shell and task options.
+    const auto after_schedule =
+        std::find_if(specs.begin(), specs.end(),
+                     [](const OptionSpec& spec) { return spec.name == "schedule"; }) +
+        1;
+    std::vector<OptionSpec> shared = probe_run_options("started and scheduled runs");
+    for (auto& spec : task_options())
+        shared.push_back(std::move(spec));
+    specs.insert(after_schedule, shared.begin(), shared.end());
+    for (auto& spec : emf_options("the host at start, every run as it finishes"))
+        specs.push_back(std::move(spec));
+    return OptionParser("serve", "Run the agent until SIGTERM or SIGINT.", std::move(specs));
 }
 
 OptionParser cpu_parser() {
@@ -126,107 +122,6 @@ OptionParser healthcheck_parser() {
           "URL to check (default: http://127.0.0.1:<port of HOSTPROBE_LISTEN or 9740>/healthz)",
           "HOSTPROBE_HEALTHCHECK_URL"},
          {"timeout", "SECONDS", "2", "give up after this long", "HOSTPROBE_HEALTHCHECK_TIMEOUT"}});
-}
-
-int usage_error(const OptionParser& parser, const std::string& message) {
-    std::fprintf(stderr, "hostprobe: %s\n\n%s", message.c_str(), parser.usage().c_str());
-    return kExitUsage;
-}
-
-// A command's options, or the status to exit with when --help was asked or the usage is wrong.
-struct CommandLine {
-    std::optional<ParsedOptions> options;
-    int exit_code = kExitOk;
-};
-
-bool asks_for_help(const std::vector<std::string>& args) {
-    for (const auto& arg : args) {
-        if (arg == "--") return false;
-        if (arg == "--help" || arg == "-h") return true;
-    }
-    return false;
-}
-
-CommandLine parse_command(const OptionParser& parser, const std::vector<std::string>& args,
-                          const EnvironmentLookup& environment) {
-    if (asks_for_help(args)) {
-        std::fputs(parser.usage().c_str(), stdout);
-        return {std::nullopt, kExitOk};
-    }
-    auto parsed = parser.parse(args, environment);
-    if (!parsed) return {std::nullopt, usage_error(parser, parsed.error().message)};
-    if (!parsed->positionals().empty()) {
-        return {std::nullopt,
-                usage_error(parser, "unexpected argument '" + parsed->positionals().front() + "'")};
-    }
-    return {std::move(parsed).value(), kExitOk};
-}
-
-Result<std::string> checked_sysroot(const ParsedOptions& options) {
-    const std::string& dir = options.get("sysroot");
-    if (!SysRoot(dir).is_directory("/")) {
-        return make_error(ErrorCode::invalid_argument, "--sysroot " + dir + " is not a directory");
-    }
-    return dir;
-}
-
-// --disk-dir (repeatable), --disk-max-bytes, --disk-max-runtime.
-Result<probes::StoragePolicy> storage_policy(const ParsedOptions& options) {
-    probes::StoragePolicy policy;
-    std::vector<std::string> dirs;
-    for (std::string_view dir : split(options.get("disk-dir"), ',')) {
-        if (!trim(dir).empty()) dirs.emplace_back(trim(dir));
-    }
-    auto resolved = probes::resolve_allowed_dirs(dirs);
-    if (!resolved)
-        return make_error(ErrorCode::invalid_argument, "--disk-dir: " + resolved.error().message);
-    policy.allowed_dirs = *resolved;
-    auto max_bytes = parse_byte_size(options.get("disk-max-bytes"));
-    if (!max_bytes || *max_bytes == 0) {
-        return make_error(ErrorCode::invalid_argument,
-                          "--disk-max-bytes must be a size such as 4g");
-    }
-    policy.max_bytes = *max_bytes;
-    auto max_runtime = bounded_value(options, "disk-max-runtime", ValueKind::seconds, 1, 86400);
-    if (!max_runtime) return max_runtime.error();
-    policy.max_runtime_seconds = *max_runtime;
-    return policy;
-}
-
-// Params for a few probes are a few hundred bytes three levels deep; these limits leave room.
-const JsonLimits kParamsLimits{
-    .max_bytes = 1 << 20, .max_depth = kMaxJsonDepth, .max_values = 100'000};
-
-// {"cipher": {...}, "cpu": {}}: a JSON object of objects. `origin` names it in errors.
-Result<nlohmann::json> parse_params(const std::string& text, const std::string& origin) {
-    auto params = parse_untrusted_json(text, kParamsLimits);
-    if (!params)
-        return make_error(ErrorCode::invalid_argument, origin + ": " + params.error().message);
-    if (!params->is_object())
-        return make_error(ErrorCode::invalid_argument, origin + " must hold a JSON object");
-    for (const auto& [probe, value] : params->items()) {
-        if (!value.is_object()) {
-            return make_error(ErrorCode::invalid_argument,
-                              origin + ": the params of '" + probe + "' must be an object");
-        }
-    }
-    return params;
-}
-
-// At most one byte past the limit is read, so that a huge file (or /dev/zero) is refused
-// without being read whole.
-Result<nlohmann::json> read_params_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
-    std::string text(kParamsLimits.max_bytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad()) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
-    text.resize(static_cast<size_t>(in.gcount()));
-    if (text.size() > kParamsLimits.max_bytes)
-        return make_error(
-            ErrorCode::invalid_argument,
-            path + " is larger than " + std::to_string(kParamsLimits.max_bytes) + " bytes");
-    return parse_params(text, path);
 }
 
 // serve's numeric options, each within a sane range.
@@ -251,10 +146,6 @@ std::vector<BoundedOption<app::ServeConfig>> serve_bounded_options() {
          [](Config& c, double v) { c.max_connections = static_cast<size_t>(v); }},
         {"max-runs-per-minute", ValueKind::count, 0, 100000,
          [](Config& c, double v) { c.max_runs_per_minute = static_cast<size_t>(v); }},
-        {"price-vcpu-hour", ValueKind::dollars, 0, 1000,
-         [](Config& c, double v) { c.prices.vcpu_hour = v; }},
-        {"price-gb-hour", ValueKind::dollars, 0, 1000,
-         [](Config& c, double v) { c.prices.gb_hour = v; }},
     };
 }
 
@@ -343,31 +234,26 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto schedule = runs::parse_schedule(options->get("schedule"));
     if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);
     config.schedule = *schedule;
-    if (options->has("params-file") && options->has("params")) {
-        return usage_error(parser, "give --params-file or --params, not both");
-    }
-    if (options->has("params-file")) {
-        auto params = read_params_file(options->get("params-file"));
-        if (!params) return usage_error(parser, "--params-file: " + params.error().message);
-        config.scheduled_params = *params;
-    }
-    if (options->has("params")) {
-        auto params = parse_params(options->get("params"), "the JSON");
-        if (!params) return usage_error(parser, "--params: " + params.error().message);
-        config.scheduled_params = *params;
-    }
+    auto params = probe_params(*options);
+    if (!params) return usage_error(parser, params.error().message);
+    config.scheduled_params = *params;
+    auto task_prices = prices(*options);
+    if (!task_prices) return usage_error(parser, task_prices.error().message);
+    config.prices = *task_prices;
     auto access = access_policy(*options);
     if (!access) return usage_error(parser, access.error().message);
     config.access = *access;
-    config.ecs_metadata_uri = options->get("ecs-metadata-uri");
-    if (!config.ecs_metadata_uri.empty() && !http::parse_http_url(config.ecs_metadata_uri)) {
-        return usage_error(
-            parser,
-            "--ecs-metadata-uri: " + http::parse_http_url(config.ecs_metadata_uri).error().message);
-    }
+    auto metadata_uri = ecs_metadata_uri(*options);
+    if (!metadata_uri) return usage_error(parser, metadata_uri.error().message);
+    config.ecs_metadata_uri = *metadata_uri;
     auto storage = storage_policy(*options);
     if (!storage) return usage_error(parser, storage.error().message);
     config.storage = *storage;
+    config.emf = options->is_on("emf");
+    auto emf_namespace = emf::parse_namespace(options->get("emf-namespace"));
+    if (!emf_namespace)
+        return usage_error(parser, "--emf-namespace: " + emf_namespace.error().message);
+    config.emf_namespace = *emf_namespace;
     if (auto checked =
             app::check_automation(config, probes::builtin_probes({.storage = config.storage}));
         !checked) {
@@ -448,6 +334,7 @@ int run(const std::vector<std::string>& args, const EnvironmentLookup& environme
     if (command == "cpu") return run_cpu_command(rest, environment);
     if (command == "healthcheck") return run_healthcheck_command(rest, environment);
     if (command == "run") return run_probe_command(rest, environment);
+    if (command == "survey") return run_survey_command(rest, environment);
     std::fprintf(stderr, "hostprobe: unknown command '%s'\n\n%s", command.c_str(), kTopUsage);
     return kExitUsage;
 }

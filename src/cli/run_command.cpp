@@ -20,8 +20,6 @@ namespace hostprobe::cli {
 
 namespace {
 
-constexpr int kExitInterrupted = 130;
-
 struct RunCommandLine {
     std::string probe;
     bool json = false;

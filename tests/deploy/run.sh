@@ -198,7 +198,7 @@ import glob, json, sys
 calls = [json.loads(line) for line in open(sys.argv[1])]
 run = [call for call in calls if call[:2] == ["ecs", "run-task"]]
 assert len(run) == 1, run
-for expected in (["--task-definition", "hostprobe-survey"], ["--launch-type", "FARGATE"], ["--count", "4"],
+for expected in (["--task-definition", "hostprobe-survey-serve"], ["--launch-type", "FARGATE"], ["--count", "4"],
                  ["--network-configuration", "awsvpcConfiguration={subnets=[subnet-0a,subnet-0b],"
                   "assignPublicIp=DISABLED,securityGroups=[sg-0c]}"]):
     index = run[0].index(expected[0])

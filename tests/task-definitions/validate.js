@@ -63,15 +63,23 @@ function readBinaryFacts(binary) {
   const serve = helpText(binary, 'serve');
   const healthcheck = helpText(binary, 'healthcheck');
   const run = helpText(binary, 'run');
+  const survey = helpText(binary, 'survey');
 
   const commandsSection = mustMatch(top, /^Commands:\n((?: {2}.*\n)+)/m, "'Commands:' in hostprobe --help")[1];
   const probesSection = mustMatch(run, /^Probes:\n([\s\S]*)/m, "'Probes:' in hostprobe run --help")[1];
-  const envNames = [serve, healthcheck, run]
-    .flatMap((text) => [...text.matchAll(/^\s+env ([A-Z][A-Z0-9_]*)\s*$/gm)].map((m) => m[1]));
+  const envNamesOf = (...texts) => new Set(texts
+    .flatMap((text) => [...text.matchAll(/^\s+env ([A-Z][A-Z0-9_]*)\s*$/gm)].map((m) => m[1])));
+  const optionsOf = (text) => new Set([...text.matchAll(/^ {2}--([\w-]+)/gm)].map((m) => m[1]));
+  const envNames = envNamesOf(serve, healthcheck, run, survey);
   return {
     commands: new Set([...commandsSection.matchAll(/^ {2}([a-z][\w-]*) /gm)].map((m) => m[1])),
     probes: new Set([...probesSection.matchAll(/^ {2}([a-z][\w-]*): /gm)].map((m) => m[1])),
-    envNames: new Set(envNames),
+    envNames,
+    // What the hostprobe container's own command reads: `healthcheck` runs beside either.
+    commandFacts: {
+      serve: { envNames: envNamesOf(serve, healthcheck), options: optionsOf(serve) },
+      survey: { envNames: envNamesOf(survey, healthcheck), options: optionsOf(survey) },
+    },
     defaultListen: mustMatch(serve, /--listen .*\(default ([^)\s]+)\)/, 'the --listen default in serve --help')[1],
     healthcheckOptions: new Set([...healthcheck.matchAll(/^ {2}--([\w-]+)/gm)].map((m) => m[1])),
     healthcheckDefaultTimeout: Number(
@@ -86,7 +94,9 @@ function readDockerfileFacts(file) {
   const uids = new Set([...text.matchAll(/^USER\s+(\d+)/gm)].map((m) => m[1]));
   if (exposed.size !== 1) throw new Error(`${file}: expected one EXPOSEd port in every stage, found ${[...exposed]}`);
   if (uids.size !== 1) throw new Error(`${file}: expected one numeric USER in every stage, found ${[...uids]}`);
-  return { exposedPort: [...exposed][0], uid: [...uids][0] };
+  const entryPoints = new Set([...text.matchAll(/^ENTRYPOINT\s+(\[.*\])\s*$/gm)].map((m) => m[1]));
+  if (entryPoints.size !== 1) throw new Error(`${file}: expected one exec-form ENTRYPOINT in every stage, found ${[...entryPoints]}`);
+  return { exposedPort: [...exposed][0], uid: [...uids][0], entryPoint: JSON.parse([...entryPoints][0]) };
 }
 
 // ---- The RegisterTaskDefinition shape -----------------------------------------------------------
@@ -188,6 +198,20 @@ function listenPort(container, facts) {
 
 const isWholeNumberText = (text) => /^\d+$/.test(String(text));
 
+// What the container runs: its entryPoint (else the image's ENTRYPOINT) followed by its command,
+// as ECS assembles them. `hostprobe serve ...` -> { executable, subcommand: 'serve', args }.
+function commandLineOf(container, image) {
+  const words = [...(container.entryPoint || image.entryPoint), ...(container.command || [])].map(String);
+  const [executable, subcommand, ...args] = words;
+  return { executable, subcommand, args };
+}
+
+// 'serve' or 'survey' for a hostprobe container (others: null, their own checks apply).
+function hostprobeCommand(container, image) {
+  if (!container || !isHostprobe(container)) return null;
+  return commandLineOf(container, image).subcommand;
+}
+
 // ---- Checks: each returns its problems; none means it passes ----------------------------------
 
 function checkInputShape(definition, context) {
@@ -247,9 +271,11 @@ function paramsProblems(container, text, facts) {
   return problems;
 }
 
-function checkEnvironment(definition, { facts }) {
+function checkEnvironment(definition, { facts, image }) {
   const problems = [];
   for (const container of containersOf(definition)) {
+    const command = hostprobeCommand(container, image);
+    const readable = (facts.commandFacts[command] || facts).envNames;
     const names = environmentOf(container).map((e) => e.name);
     for (const name of new Set(names.filter((n, i) => names.indexOf(n) !== i))) {
       problems.push(`${container.name}: ${name} is set twice`);
@@ -257,9 +283,10 @@ function checkEnvironment(definition, { facts }) {
     for (const { name, value } of environmentOf(container)) {
       if (name === 'ECS_CONTAINER_METADATA_URI_V4') problems.push(`${container.name}: ${name} is set by ECS itself`);
       if (!name.startsWith('HOSTPROBE_')) continue;
-      if (!facts.envNames.has(name)) {
-        const known = [...facts.envNames].filter((n) => n.startsWith('HOSTPROBE_'));
-        problems.push(`${container.name}: hostprobe does not read ${name} (its --help lists ${known.join(', ')})`);
+      if (!readable.has(name)) {
+        const known = [...readable].filter((n) => n.startsWith('HOSTPROBE_'));
+        const who = command ? `hostprobe ${command}` : 'hostprobe';
+        problems.push(`${container.name}: ${who} does not read ${name} (its --help lists ${known.join(', ')})`);
       }
       // hostprobe ignores an empty variable; one in a task definition is a mistake.
       if (value === '') problems.push(`${container.name}: ${name} is empty; leave it out instead`);
@@ -268,6 +295,7 @@ function checkEnvironment(definition, { facts }) {
     if (params !== undefined) problems.push(...paramsProblems(container, params, facts));
     const probeLists = [
       ['HOSTPROBE_RUN_ON_START', (item) => item],
+      ['HOSTPROBE_PROBES', (item) => item],
       ['HOSTPROBE_SCHEDULE', (item) => item.split('=')[0]],
     ];
     for (const [name, probeOf] of probeLists) {
@@ -283,8 +311,12 @@ function checkEnvironment(definition, { facts }) {
   return problems;
 }
 
-function checkHealthCheck(definition, { facts }, container) {
+function checkHealthCheck(definition, { facts, image }, container) {
   const healthCheck = container.healthCheck;
+  // A survey serves no HTTP: `hostprobe healthcheck` would fail, and the task ends by itself.
+  if (hostprobeCommand(container, image) === 'survey') {
+    return healthCheck ? ['hostprobe survey serves no /healthz: a healthCheck can only fail'] : [];
+  }
   if (!healthCheck) return ['no healthCheck'];
   const [form, executable, command, ...args] = healthCheck.command || [];
   const problems = [];
@@ -309,6 +341,14 @@ function checkHealthCheck(definition, { facts }, container) {
 }
 
 function checkPort(definition, { facts, image }, container) {
+  if (hostprobeCommand(container, image) === 'survey') {
+    const problems = [];
+    if ((container.portMappings || []).length > 0) problems.push('hostprobe survey listens on no port, yet there are portMappings');
+    for (const label of Object.keys(container.dockerLabels || {}).filter((l) => /PROMETHEUS/.test(l))) {
+      problems.push(`label ${label}: hostprobe survey serves no /metrics to scrape`);
+    }
+    return problems;
+  }
   const port = listenPort(container, facts);
   const problems = [];
   if (!(port > 0)) problems.push(`HOSTPROBE_LISTEN must name a fixed port, not ${port}`);
@@ -326,6 +366,43 @@ function checkPort(definition, { facts, image }, container) {
   for (const [label, value] of Object.entries(container.dockerLabels || {})) {
     if (/PROMETHEUS.*_PORT$/.test(label) && value !== String(port)) problems.push(`label ${label}=${value} is not the listening port ${port}`);
     if (/PROMETHEUS.*_PATH$/.test(label) && value !== '/metrics') problems.push(`label ${label}=${value} is not /metrics`);
+  }
+  return problems;
+}
+
+// The hostprobe container runs `hostprobe serve` or `hostprobe survey` with options that command's
+// --help lists; survey's --probes name probes of `hostprobe run --help`.
+function checkCommand(definition, { facts, image }, container) {
+  const { executable, subcommand, args } = commandLineOf(container, image);
+  const problems = [];
+  if (path.posix.basename(String(executable)) !== 'hostprobe') problems.push(`runs ${JSON.stringify(executable)}, not hostprobe`);
+  if (!facts.commandFacts[subcommand]) {
+    problems.push(`runs 'hostprobe ${subcommand}', neither serve nor survey`);
+    return problems;
+  }
+  if (!facts.commands.has(subcommand)) problems.push(`hostprobe --help lists no ${subcommand} command`);
+  const { options } = facts.commandFacts[subcommand];
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i];
+    if (!arg.startsWith('--')) {
+      problems.push(`hostprobe ${subcommand} takes no argument ${JSON.stringify(arg)}`);
+      continue;
+    }
+    const [name, inline] = arg.slice(2).split(/=(.*)/s);
+    if (!options.has(name)) {
+      problems.push(`hostprobe ${subcommand} has no --${name}`);
+      continue;
+    }
+    const value = inline ?? args[i + 1];
+    if (inline === undefined) i += 1;
+    if (name === 'probes') {
+      for (const probe of String(value).split(',').map((p) => p.trim())) {
+        if (!facts.probes.has(probe)) problems.push(`--probes names '${probe}', not a probe of hostprobe run --help`);
+      }
+    }
+    if (name === 'params') {
+      problems.push(...paramsProblems(container, String(value), facts).map((p) => p.replace('HOSTPROBE_PARAMS', '--params')));
+    }
   }
   return problems;
 }
@@ -457,6 +534,7 @@ const CHECKS = [
   ['hostprobe container', checkHostprobeContainer, false],
   ['containers', checkContainers, false],
   ['environment', checkEnvironment, false],
+  ['command', checkCommand, true],
   ['health check', checkHealthCheck, true],
   ['port', checkPort, true],
   ['hardening', checkHardening, true],
@@ -503,15 +581,26 @@ const MUTATIONS = [
   ['fargate-survey.json', 'unknown variable HOSTPROBE_FOO', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_FOO', '1')],
   ['fargate-efs.json', 'HOSTPROBE_PARAMS that is not JSON', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_PARAMS', '{"disk": ')],
   ['fargate-efs.json', 'HOSTPROBE_PARAMS writing outside the allowlist', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_PARAMS', '{"disk": {"directory": "/tmp"}}')],
-  ['fargate-survey.json', 'HOSTPROBE_RUN_ON_START=cpu,ciphers', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_RUN_ON_START', 'cpu,ciphers')],
+  ['fargate-survey-serve.json', 'HOSTPROBE_RUN_ON_START=cpu,ciphers', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_RUN_ON_START', 'cpu,ciphers')],
   ['fargate-survey.json', 'ECS_CONTAINER_METADATA_URI_V4 set by hand', 'environment',
     (d, hp) => setVariable(hp, 'ECS_CONTAINER_METADATA_URI_V4', 'http://169.254.170.2/v4/x')],
-  ['fargate-survey.json', 'a health check running `hostprobe healthz`', 'health check', (d, hp) => { hp.healthCheck.command = ['CMD', 'hostprobe', 'healthz']; }],
-  ['fargate-survey.json', 'a health check in CMD-SHELL form', 'health check', (d, hp) => { hp.healthCheck.command = ['CMD-SHELL', 'hostprobe healthcheck']; }],
-  ['fargate-survey.json', 'a health check flag --retries', 'health check', (d, hp) => { hp.healthCheck.command.push('--retries', '3'); }],
-  ['fargate-survey.json', 'a health check timeout equal to hostprobe\'s', 'health check', (d, hp) => { hp.healthCheck.timeout = 2; }],
-  ['fargate-survey.json', 'containerPort 9741', 'port', (d, hp) => { hp.portMappings[0].containerPort = 9741; }],
-  ['fargate-survey.json', 'HOSTPROBE_LISTEN=0.0.0.0:9100', 'port', (d, hp) => setVariable(hp, 'HOSTPROBE_LISTEN', '0.0.0.0:9100')],
+  ['fargate-survey-serve.json', 'a health check running `hostprobe healthz`', 'health check', (d, hp) => { hp.healthCheck.command = ['CMD', 'hostprobe', 'healthz']; }],
+  ['fargate-survey-serve.json', 'a health check in CMD-SHELL form', 'health check', (d, hp) => { hp.healthCheck.command = ['CMD-SHELL', 'hostprobe healthcheck']; }],
+  ['fargate-survey-serve.json', 'a health check flag --retries', 'health check', (d, hp) => { hp.healthCheck.command.push('--retries', '3'); }],
+  ['fargate-survey-serve.json', 'a health check timeout equal to hostprobe\'s', 'health check', (d, hp) => { hp.healthCheck.timeout = 2; }],
+  ['fargate-survey-serve.json', 'containerPort 9741', 'port', (d, hp) => { hp.portMappings[0].containerPort = 9741; }],
+  ['fargate-survey-serve.json', 'HOSTPROBE_LISTEN=0.0.0.0:9100', 'port', (d, hp) => setVariable(hp, 'HOSTPROBE_LISTEN', '0.0.0.0:9100')],
+  ['fargate-survey.json', 'HOSTPROBE_LISTEN on the survey', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_LISTEN', '0.0.0.0:9740')],
+  ['fargate-survey.json', 'HOSTPROBE_PROBES=cpu,ciphers', 'environment', (d, hp) => setVariable(hp, 'HOSTPROBE_PROBES', 'cpu,ciphers')],
+  ['fargate-survey.json', 'entryPoint hostprobe surveys', 'command', (d, hp) => { hp.entryPoint = ['hostprobe', 'surveys']; }],
+  ['fargate-survey.json', 'a survey flag --probe', 'command', (d, hp) => { hp.command = ['--probe', 'cpu']; }],
+  ['fargate-survey.json', 'a survey flag --listen (serve\'s)', 'command', (d, hp) => { hp.command = ['--listen', '0.0.0.0:9740']; }],
+  ['fargate-survey.json', '--probes=cpu,ciphers', 'command', (d, hp) => { hp.command = ['--probes=cpu,ciphers']; }],
+  ['fargate-survey.json', '--params naming a probe that is not one', 'command', (d, hp) => { hp.command = ['--params', '{"ciphers": {}}']; }],
+  ['fargate-survey.json', 'a health check on the survey', 'health check',
+    (d, hp) => { hp.healthCheck = { command: ['CMD', 'hostprobe', 'healthcheck'], timeout: 5 }; }],
+  ['fargate-survey.json', 'a port mapping on the survey', 'port', (d, hp) => { hp.portMappings = [{ containerPort: 9740, protocol: 'tcp' }]; }],
+  ['fargate-survey-serve.json', 'entryPoint hostprobe run', 'command', (d, hp) => { hp.entryPoint = ['hostprobe', 'run']; }],
   ['fargate-sidecar.json', 'PROMETHEUS_EXPORTER_PORT=9100', 'port', (d, hp) => { hp.dockerLabels.PROMETHEUS_EXPORTER_PORT = '9100'; }],
   ['fargate-survey.json', 'a writable root filesystem', 'hardening', (d, hp) => { hp.readonlyRootFilesystem = false; }],
   ['fargate-survey.json', 'user root', 'hardening', (d, hp) => { hp.user = '0'; }],

@@ -1,0 +1,153 @@
+#include "emf/line_writer.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace hostprobe::emf {
+
+namespace {
+
+using WriterClock = std::chrono::steady_clock;
+
+// Bytes a pipe takes without blocking are its capacity less what is unread, less up to two
+// pages: the reader's partly read page and the writer's partly filled one.
+constexpr size_t kPipePageSlack = 2 * 4096;
+constexpr std::chrono::milliseconds kPipeRecheck{10};
+
+ssize_t write_some(const OutputTarget& target, const char* data, size_t size) {
+    if (target.socket) return ::send(target.fd.get(), data, size, MSG_DONTWAIT | MSG_NOSIGNAL);
+    return ::write(target.fd.get(), data, size);
+}
+
+// Free room in the pipe, having asked for more capacity when the line needs it.
+size_t pipe_room(int fd, size_t needed) {
+    int capacity = ::fcntl(fd, F_GETPIPE_SZ);
+    if (capacity >= 0 && static_cast<size_t>(capacity) < needed + kPipePageSlack) {
+        const int grown = ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(needed + kPipePageSlack));
+        if (grown > 0) capacity = grown;
+    }
+    int unread = 0;
+    if (capacity < 0 || ::ioctl(fd, FIONREAD, &unread) != 0) return 0;
+    const size_t used = static_cast<size_t>(unread) + kPipePageSlack;
+    return static_cast<size_t>(capacity) > used ? static_cast<size_t>(capacity) - used : 0;
+}
+
+bool wait_writable(int fd, WriterClock::time_point deadline, std::chrono::milliseconds at_most) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - WriterClock::now());
+    if (left.count() <= 0) return false;
+    pollfd entry{fd, POLLOUT, 0};
+    const int polled = ::poll(&entry, 1, static_cast<int>(std::min(left, at_most).count()));
+    return polled >= 0 && (entry.revents & (POLLERR | POLLNVAL)) == 0;
+}
+
+bool is_retryable(int error) {
+    return error == EAGAIN || error == EWOULDBLOCK || error == EINTR;
+}
+
+// The writer thread starts with every signal blocked: process signals stay with whoever waits
+// for them (serve's SignalWatcher), and SIGPIPE, which a write to a pipe without a reader
+// raises in the writing thread, stays pending there while the write fails with EPIPE.
+template <typename Start>
+std::jthread started_with_signals_blocked(Start start) {
+    sigset_t all;
+    sigset_t previous;
+    sigfillset(&all);
+    (void)pthread_sigmask(SIG_SETMASK, &all, &previous);
+    std::jthread thread(std::move(start));
+    (void)pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    return thread;
+}
+
+}  // namespace
+
+LineWriter::LineWriter(OutputTarget target, LineWriterOptions options)
+    : target_(std::move(target)), options_(options) {
+    thread_ = started_with_signals_blocked([this](const std::stop_token& stop) { drain(stop); });
+}
+
+std::unique_ptr<LineWriter> LineWriter::for_stdout(LineWriterOptions options) {
+    return std::make_unique<LineWriter>(open_output_target(STDOUT_FILENO), options);
+}
+
+LineWriter::~LineWriter() {
+    thread_.request_stop();
+    changed_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    dropped_ += queue_.size();
+}
+
+void LineWriter::write_line(std::string line) {
+    line.push_back('\n');
+    {
+        const std::lock_guard lock(mutex_);
+        const bool fits = queue_.size() < options_.max_queued_lines &&
+                          queued_bytes_ + line.size() <= options_.max_queued_bytes;
+        if (target_.kind != TargetKind::closed && fits) {
+            queued_bytes_ += line.size();
+            queue_.push_back(std::move(line));
+            changed_.notify_all();
+            return;
+        }
+    }
+    ++dropped_;
+}
+
+bool LineWriter::flush_for(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [this] { return queue_.empty() && !busy_; });
+}
+
+void LineWriter::drain(const std::stop_token& stop) {
+    while (true) {
+        std::string line;
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, stop, [this] { return !queue_.empty(); });
+            if (stop.stop_requested()) return;
+            line = std::move(queue_.front());
+            queue_.pop_front();
+            queued_bytes_ -= line.size();
+            busy_ = true;
+        }
+        ++(write_whole(line, stop) ? written_ : dropped_);
+        {
+            const std::lock_guard lock(mutex_);
+            busy_ = false;
+        }
+        changed_.notify_all();
+    }
+}
+
+bool LineWriter::write_whole(const std::string& text, const std::stop_token& stop) {
+    const int fd = target_.fd.get();
+    const auto deadline = WriterClock::now() + options_.line_timeout;
+    if (target_.kind == TargetKind::pipe) {
+        // Nothing is written until the whole line fits, so a reader that stops reading never
+        // gets half a line.
+        while (pipe_room(fd, text.size()) < text.size()) {
+            if (stop.stop_requested() || !wait_writable(fd, deadline, kPipeRecheck)) return false;
+            if (WriterClock::now() >= deadline) return false;
+            std::this_thread::sleep_for(kPipeRecheck);  // POLLOUT means some room, not enough
+        }
+    }
+    size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = write_some(target_, text.data() + done, text.size() - done);
+        if (n > 0) {
+            done += static_cast<size_t>(n);
+            continue;
+        }
+        if (n < 0 && !is_retryable(errno)) return false;  // EPIPE, EBADF, ENOSPC...
+        if (!wait_writable(fd, deadline, options_.line_timeout)) return false;
+    }
+    return true;
+}
+
+}  // namespace hostprobe::emf
