@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <httplib.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,11 +25,11 @@ namespace {
 // The daemon started through sh, which sets up its stdout with `redirect` first.
 struct EmfShellDaemon {
     explicit EmfShellDaemon(const std::string& redirect)
-        : process("/bin/sh",
-                  {"-c",
-                   "exec \"$0\" serve --listen 127.0.0.1:0 --emf --max-runs-per-minute 0 " +
-                       redirect,
-                   binary()}) {
+        : process(
+              "/bin/sh",
+              {"-c",
+               "exec \"$0\" serve --listen 127.0.0.1:0 --emf --max-runs-per-minute 0 " + redirect,
+               binary()}) {
         auto found = process.wait_for_port(10s);
         REQUIRE_MESSAGE(found.has_value(), "daemon did not start: " << process.errors());
         port = *found;
@@ -96,7 +97,10 @@ TEST_CASE("--emf into a pipe nobody reads: lines are dropped whole, /healthz and
     auto health = client.Get("/healthz");
     REQUIRE(health);
     CHECK(health->status == 200);
-    // What the pipe holds is whole lines, each a JSON document.
+    // What the pipe holds is whole lines, each a JSON document; read once the agent has exited,
+    // since a reader that reads while a long line is being written sees its first part only.
+    daemon.process.signal(SIGTERM);
+    CHECK(daemon.process.wait(10s).code == 0);
     std::string held;
     char buffer[65536];
     ssize_t n;

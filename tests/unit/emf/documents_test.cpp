@@ -27,8 +27,8 @@ host::HostFacts emf_test_host() {
 }
 
 task::TaskFacts emf_fargate_facts() {
-    const auto task = nlohmann::json::parse(
-        testing::fixture_text("ecs/ecs_exporter/fargate_task_metadata.json"));
+    const auto task =
+        nlohmann::json::parse(testing::fixture_text("ecs/ecs_exporter/fargate_task_metadata.json"));
     auto metadata = ecs::parse_task_metadata(task, nullptr);
     REQUIRE(metadata.ok());
     return task::with_ecs(emf_test_host(), *metadata, task::Prices{});
@@ -112,9 +112,10 @@ TEST_CASE("the host line in ECS names the task's launch type, zone and family") 
     CHECK(std::find(names.begin(), names.end(), "EcsCpuLimitCores") != names.end());
     CHECK(std::find(names.begin(), names.end(), "TaskCostPerHour") != names.end());
     const auto sets = document["_aws"]["CloudWatchMetrics"][0]["Dimensions"];
-    CHECK(sets == nlohmann::json::parse(
-                      R"([["CpuModel","Microarchitecture"],)"
-                      R"(["TaskFamily","LaunchType","AvailabilityZone","CpuModel","Microarchitecture"]])"));
+    CHECK(sets ==
+          nlohmann::json::parse(
+              R"([["CpuModel","Microarchitecture"],)"
+              R"(["TaskFamily","LaunchType","AvailabilityZone","CpuModel","Microarchitecture"]])"));
 }
 
 TEST_CASE("a cipher run: a summary with the whole result, then one line per cell") {
@@ -258,8 +259,8 @@ TEST_CASE("disk, files and system results as metric groups with their own dimens
         const nlohmann::json result = std::string(probe) == "disk"    ? nlohmann::json(disk)
                                       : std::string(probe) == "files" ? nlohmann::json(files)
                                                                       : nlohmann::json(system);
-        const auto lines = emf::run_documents(emf_finished_run(probe, result),
-                                              emf_fargate_facts(), {});
+        const auto lines =
+            emf::run_documents(emf_finished_run(probe, result), emf_fargate_facts(), {});
         CHECK(lines.size() > 1);
         require_valid_lines(lines);
     }

@@ -15,14 +15,33 @@
 namespace hostprobe::testing {
 
 inline std::vector<std::string> emf_rule_problems(const std::string& line) {
-    static const std::set<std::string> kCloudWatchUnits = {
-        "Seconds",          "Microseconds",       "Milliseconds",      "Bytes",
-        "Kilobytes",        "Megabytes",          "Gigabytes",         "Terabytes",
-        "Bits",             "Kilobits",           "Megabits",          "Gigabits",
-        "Terabits",         "Percent",            "Count",             "Bytes/Second",
-        "Kilobytes/Second", "Megabytes/Second",   "Gigabytes/Second",  "Terabytes/Second",
-        "Bits/Second",      "Kilobits/Second",    "Megabits/Second",   "Gigabits/Second",
-        "Terabits/Second",  "Count/Second",       "None"};
+    static const std::set<std::string> kCloudWatchUnits = {"Seconds",
+                                                           "Microseconds",
+                                                           "Milliseconds",
+                                                           "Bytes",
+                                                           "Kilobytes",
+                                                           "Megabytes",
+                                                           "Gigabytes",
+                                                           "Terabytes",
+                                                           "Bits",
+                                                           "Kilobits",
+                                                           "Megabits",
+                                                           "Gigabits",
+                                                           "Terabits",
+                                                           "Percent",
+                                                           "Count",
+                                                           "Bytes/Second",
+                                                           "Kilobytes/Second",
+                                                           "Megabytes/Second",
+                                                           "Gigabytes/Second",
+                                                           "Terabytes/Second",
+                                                           "Bits/Second",
+                                                           "Kilobits/Second",
+                                                           "Megabits/Second",
+                                                           "Gigabits/Second",
+                                                           "Terabits/Second",
+                                                           "Count/Second",
+                                                           "None"};
     std::vector<std::string> problems;
     if (line.size() > emf::kMaxDocumentBytes) problems.push_back("line too long");
     if (line.find('\n') != std::string::npos) problems.push_back("a newline inside the line");
