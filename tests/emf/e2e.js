@@ -48,12 +48,15 @@ function fakeEcs() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function startDaemon(name, extra) {
+// `viaEnvironment`: --emf and --emf-namespace as their HOSTPROBE_* twins, as task definitions set them.
+function startDaemon(name, extra, viaEnvironment) {
   const stdoutPath = path.join(scratch, `${name}.stdout`);
   const out = fs.openSync(stdoutPath, 'w');
-  const child = childProcess.spawn(binary, ['serve', '--listen', '127.0.0.1:0', '--emf',
-    '--emf-namespace', 'hostprobe/e2e', '--max-runs-per-minute', '0', '--disk-dir', scratch,
-    ...extra], { stdio: ['ignore', out, 'pipe'] });
+  const emf = viaEnvironment ? [] : ['--emf', '--emf-namespace', 'hostprobe/e2e'];
+  const env = viaEnvironment
+    ? { ...process.env, HOSTPROBE_EMF: '1', HOSTPROBE_EMF_NAMESPACE: 'hostprobe/e2e' } : process.env;
+  const child = childProcess.spawn(binary, ['serve', '--listen', '127.0.0.1:0', ...emf,
+    '--max-runs-per-minute', '0', '--disk-dir', scratch, ...extra], { stdio: ['ignore', out, 'pipe'], env });
   fs.closeSync(out);
   let errors = '';
   const port = new Promise((resolve, reject) => {
@@ -140,13 +143,17 @@ function checkValidatorRefuses() {
 
 async function main() {
   checkValidatorRefuses();
-  const plain = startDaemon('plain', []);
+  const refused = childProcess.spawnSync(binary, ['serve', '--emf'],
+    { env: { ...process.env, HOSTPROBE_EMF_NAMESPACE: 'AWS/EC2' }, encoding: 'utf8' });
+  assert.strictEqual(refused.status, 2, 'a reserved namespace is a usage error');
+  assert.match(refused.stderr, /--emf-namespace: .*AWS\//);
+  const plain = startDaemon('plain', [], false);
   await runEveryProbe(await plain.port);
   assert.strictEqual(await stop(plain), 0, plain.errors());
   const plainLines = checkLines('outside ECS', plain.stdoutPath, false);
 
   const ecs = await fakeEcs();
-  const inEcs = startDaemon('ecs', ['--ecs-metadata-uri', `http://127.0.0.1:${ecs.address().port}/v4/abc`]);
+  const inEcs = startDaemon('ecs', ['--ecs-metadata-uri', `http://127.0.0.1:${ecs.address().port}/v4/abc`], true);
   const port = await inEcs.port;
   // The host line waits for the metadata; GET /v1/host shows when it has arrived.
   for (let i = 0; i < 2000; ++i) {
