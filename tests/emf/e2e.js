@@ -77,6 +77,16 @@ async function runEveryProbe(port) {
     const run = JSON.parse(reply.body);
     assert.strictEqual(run.state, 'succeeded', `${probe}: ${reply.body}`);
   }
+  // A reader that keeps up loses nothing; the counters say what was written.
+  let metrics = '';
+  const sample = (name) => Number((new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics) || [])[1]);
+  for (let i = 0; i < 2000; ++i) {
+    metrics = (await request(port, 'GET', '/metrics')).body;
+    if (sample('hostprobe_emf_lines_written_total') > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(sample('hostprobe_emf_lines_written_total') > 0, metrics);
+  assert.strictEqual(sample('hostprobe_emf_lines_dropped_total'), 0);
 }
 
 function stop(daemon) {
