@@ -18,6 +18,8 @@ set(may_include_api core host ecs task http metrics report runs)
 set(may_include_app core host ecs task http metrics report runs probes api emf)
 set(may_include_cli core host ecs task http metrics report runs probes api app emf)
 set(may_include_httplib ecs http api cli)
+# src/ui: the page (HTML, JS, CSS), no C++; cmake/embed.cmake compiles it in for api/.
+set(may_include_ui "")
 
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DSOURCE_DIR=<repository> -P check_layers.cmake")

@@ -54,6 +54,14 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 # every file, which makes a cold build 2-3 times faster (docs/ARCHITECTURE.md, "Building").
 from_scratch=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=0)
 
+# Runs a stage and says how long it took, so a slow .ci/run shows where its time went.
+timed() {  # timed <label> <command...>
+  local label="$1" started=$SECONDS
+  shift
+  "$@"
+  echo "setup: $label took $((SECONDS - started)) s" >&2
+}
+
 build() {  # build <dir> [cmake options...] [--target T]
   local dir="$1"; shift
   local target=()
@@ -132,35 +140,35 @@ case "$mode" in
     exec ./build/hostprobe serve
     ;;
   test)
-    install_missing "${build_packages[@]}" "${test_packages[@]}"
+    timed "package install" install_missing "${build_packages[@]}" "${test_packages[@]}"
     # A machine may have node from elsewhere; Debian's packages only when there is none.
     if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
       install_missing "${node_packages[@]}"
     fi
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_WERROR=ON -DHOSTPROBE_TESTS=ON \
-      "${from_scratch[@]}"
+    timed "build" build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHOSTPROBE_WERROR=ON \
+      -DHOSTPROBE_TESTS=ON "${from_scratch[@]}"
     # One CTest test per doctest case (tests/README.md): -j runs them side by side; --timeout
     # bounds the script tests, the cases have their own.
-    ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
+    timed "tests" ctest --test-dir build --output-on-failure -j "$jobs" --timeout 900
     # The same agent cross-compiled for arm64 (Graviton), its tests run under qemu-user.
     arm64_tests
     # The image, built and run under a 0.25 CPU / 512 MiB limit (installs podman if needed).
-    tests/container/run.sh
+    timed "container test" tests/container/run.sh
     # The image for linux/arm64 too (cross-compiled), both in a manifest list, arm64 run emulated.
-    tests/container/multiarch.sh
+    timed "multi-arch image test" tests/container/multiarch.sh
     # The same tests again under AddressSanitizer and UndefinedBehaviorSanitizer.
-    build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=address,undefined \
-      "${from_scratch[@]}"
+    timed "ASan+UBSan build" build build-asan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON \
+      -DHOSTPROBE_SANITIZE=address,undefined "${from_scratch[@]}"
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-      ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
+      timed "ASan+UBSan tests" ctest --test-dir build-asan --output-on-failure -j "$jobs" --timeout 900
     # And the whole suite again under ThreadSanitizer: the end-to-end tests run a TSan daemon.
-    build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON -DHOSTPROBE_SANITIZE=thread \
-      "${from_scratch[@]}"
+    timed "TSan build" build build-tsan -DCMAKE_BUILD_TYPE=Debug -DHOSTPROBE_WERROR=ON \
+      -DHOSTPROBE_SANITIZE=thread "${from_scratch[@]}"
     # tests/tsan.supp: cpp-httplib is a prebuilt, uninstrumented library (see the file).
     TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp" \
-      ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900
+      timed "TSan tests" ctest --test-dir build-tsan --output-on-failure -j "$jobs" --timeout 900
     # libFuzzer on every parser and on HTTP request handling, 30 s each (installs clang).
-    tests/fuzz/run.sh 30
-    echo "setup: all tests passed" >&2
+    timed "fuzzing" tests/fuzz/run.sh 30
+    echo "setup: all tests passed in $SECONDS s" >&2
     ;;
 esac

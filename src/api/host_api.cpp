@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "api/page_api.hpp"
 #include "core/build_info.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
@@ -71,9 +72,11 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
                });
 }
 
-void add_index_route(http::Router& router) {
+void add_index_route(http::Router& router, std::span<const http::StaticAsset> page) {
+    constexpr std::string_view description =
+        "this index; a browser (Accept preferring text/html) gets the page";
     nlohmann::json endpoints = nlohmann::json::array();
-    endpoints.push_back({{"method", "GET"}, {"path", "/"}, {"description", "this index"}});
+    endpoints.push_back({{"method", "GET"}, {"path", "/"}, {"description", description}});
     for (const auto& route : router.routes()) {
         endpoints.push_back({{"method", route.method},
                              {"path", route.pattern},
@@ -81,9 +84,14 @@ void add_index_route(http::Router& router) {
     }
     const nlohmann::json index = {
         {"name", "hostprobe"}, {"version", kVersion}, {"endpoints", endpoints}};
-    router.add("GET", "/", "this index", [index](const http::RouteRequest&) -> Result<http::Reply> {
-        return http::Reply::json(index);
-    });
+    router.add("GET", "/", std::string(description),
+               [index, page](const http::RouteRequest& request) -> Result<http::Reply> {
+                   if (auto document = page_document_reply(request, page))
+                       return std::move(*document);
+                   http::Reply reply = http::Reply::json(index);
+                   reply.headers.emplace_back("Vary", "Accept");
+                   return reply;
+               });
 }
 
 }  // namespace hostprobe::api

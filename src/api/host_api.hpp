@@ -1,11 +1,14 @@
-// The endpoints of the foundation: GET /, /healthz, /v1/host and /metrics.
+// The endpoints of the foundation: GET / (the index, or the page for a browser), /healthz,
+// /v1/host and /metrics.
 #pragma once
 
 #include <chrono>
+#include <span>
 
 #include "core/sysroot.hpp"
 #include "host/live_history.hpp"
 #include "http/router.hpp"
+#include "http/static_asset.hpp"
 #include "metrics/exposition.hpp"
 #include "task/task_state.hpp"
 
@@ -22,7 +25,8 @@ struct HostApiContext {
 
 // The context must outlive the router.
 void add_host_routes(http::Router& router, const HostApiContext& context);
-// GET /: lists every route registered so far; add it last.
-void add_index_route(http::Router& router);
+// GET /: lists every route registered so far (add it last); a client that prefers HTML gets
+// the page's document from `page` instead (api/page_api.hpp).
+void add_index_route(http::Router& router, std::span<const http::StaticAsset> page = {});
 
 }  // namespace hostprobe::api

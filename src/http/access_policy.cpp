@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 
 #include "core/strings.hpp"
+#include "http/negotiation.hpp"
 
 namespace hostprobe::http {
 
@@ -91,12 +92,22 @@ bool equal_in_constant_time(std::string_view a, std::string_view b) {
     return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
+bool is_public_page(std::string_view method, std::string_view path, std::string_view accept) {
+    if (method != "GET" && method != "HEAD") return false;
+    // Only the router's "/ui/{asset...}" route starts with this segment; it answers with an
+    // embedded file or 404, whatever follows ("/ui/../v1/host" is no embedded name).
+    constexpr std::string_view assets = "/ui/";
+    return path.substr(0, assets.size()) == assets || (path == "/" && prefers_html(accept));
+}
+
 std::optional<AccessDenial> check_access(const AccessPolicy& policy, std::string_view method,
                                          std::string_view path, std::string_view peer_address,
-                                         std::string_view authorization, std::string_view host) {
+                                         std::string_view authorization, std::string_view host,
+                                         std::string_view accept) {
     // Health checks come from ECS and load balancers, which hold no token. Only reads: any
     // other method must not let an unknown peer make us read its body.
     if (path == "/healthz" && is_read(method)) return std::nullopt;
+    if (is_public_page(method, path, accept)) return std::nullopt;
     if (is_read(method) && !policy.protect_reads) return std::nullopt;
     const std::string what = std::string(method) + " " + std::string(path);
     if (!policy.token.empty()) {

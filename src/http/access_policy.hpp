@@ -1,6 +1,6 @@
 // Who may do what over HTTP. With a token, mutating requests (and, with protect_reads, every
-// request but /healthz) need "Authorization: Bearer <token>"; without one, they are accepted
-// only from trusted peers: in awsvpc mode the containers of one task share localhost, so
+// request but /healthz and the page) need "Authorization: Bearer <token>"; without one, they are
+// accepted only from trusted peers: in awsvpc mode the containers of one task share localhost, so
 // loopback is the task itself.
 #pragma once
 
@@ -31,11 +31,20 @@ struct AccessDenial {
     std::optional<std::string> www_authenticate;  // for 401
 };
 
-// `host` is the request's Host header ("" when it has none, as HTTP/1.0 allows).
+// `host` is the request's Host header ("" when it has none, as HTTP/1.0 allows), `accept` its
+// Accept header (which decides whether GET / asks for the page).
 std::optional<AccessDenial> check_access(const AccessPolicy& policy, std::string_view method,
                                          std::string_view path, std::string_view peer_address,
-                                         std::string_view authorization,
-                                         std::string_view host = {});
+                                         std::string_view authorization, std::string_view host = {},
+                                         std::string_view accept = {});
+
+// The page (issue 18): GET or HEAD of / by a client that prefers HTML, or of anything under
+// /ui/. Served to anyone, even with --auth-reads or a token: it holds no data (the same files
+// as the repository's src/ui, compiled in), a browser cannot attach a bearer token to a
+// navigation, and the page asks for the token itself and sends it with each request for data.
+// Every data endpoint keeps its protection, and the DNS-rebinding and Origin rules still
+// guard them: a rebinding page can fetch the public page, nothing more.
+bool is_public_page(std::string_view method, std::string_view path, std::string_view accept);
 
 // DNS rebinding: a web page from evil.example whose name then resolves to 127.0.0.1 makes the
 // browser send its requests from a loopback peer, with "Host: evil.example:9740". Trust that

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "http/connection_closer.hpp"
 #include "http/owned_connection_server.hpp"
 #include "http/request_screen.hpp"
+#include "http/security_headers.hpp"
 
 namespace hostprobe::http {
 
@@ -133,12 +135,22 @@ bool ends_connection(const httplib::Request& request, const httplib::Response& r
            request.has_header("Transfer-Encoding");
 }
 
-// The body is moved, not copied: a listing can be hundreds of KiB.
+// The body is moved, not copied: a listing can be hundreds of KiB. A static body is handed to
+// cpp-httplib as a content provider, which it sends as it is (no copy, no second compression).
 void send_reply(Reply reply, httplib::Response& response) {
     response.status = reply.status;
     for (const auto& [name, value] : reply.headers)
         response.set_header(name, value);
-    response.set_header("Content-Type", reply.content_type);
+    if (!reply.static_body.empty()) {
+        response.set_content_provider(
+            reply.static_body.size(), reply.content_type,
+            [bytes = reply.static_body](size_t offset, size_t length, httplib::DataSink& sink) {
+                if (offset >= bytes.size()) return false;
+                return sink.write(bytes.data() + offset, std::min(length, bytes.size() - offset));
+            });
+        return;
+    }
+    if (!reply.content_type.empty()) response.set_header("Content-Type", reply.content_type);
     response.body = std::move(reply.body);
 }
 
@@ -196,12 +208,20 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
             }
             return 100;
         });
-    // Every answer: no ranges are served (see OwnedConnectionServer), and a connection whose
-    // next bytes cannot be trusted says it closes, without a contradicting Keep-Alive.
+    // Every answer: no ranges are served (see OwnedConnectionServer), the security headers
+    // (security_headers.hpp), and a connection whose next bytes cannot be trusted says it
+    // closes, without a contradicting Keep-Alive.
     server_->set_post_routing_handler(
         [](const httplib::Request& request, httplib::Response& response) {
             response.headers.erase("Accept-Ranges");
             response.set_header("Accept-Ranges", "none");
+            for (const auto& [name, value] : kSecurityHeaders) {
+                response.headers.erase(std::string(name));
+                response.set_header(std::string(name), std::string(value));
+            }
+            // cpp-httplib says "Content-Length: 0" for every empty body; a 304 must not
+            // (RFC 9110 8.6: it would be the length of the 200 it stands for).
+            if (response.status == 304) response.headers.erase("Content-Length");
             const bool closing = ends_connection(request, response) ||
                                  response.get_header_value("Connection") == "close";
             if (closing) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,9 @@ struct Reply {
     int status = 200;
     std::string content_type = "application/json";
     std::string body;
+    // Instead of `body`: bytes in static storage (the embedded page), sent without a copy and
+    // as they are (cpp-httplib compresses a `body` of a text type by itself when asked to).
+    std::string_view static_body;
     std::vector<std::pair<std::string, std::string>> headers;
 
     static Reply json(const nlohmann::json& value, int status = 200);

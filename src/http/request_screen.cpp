@@ -54,7 +54,8 @@ std::optional<Reply> check_who(const httplib::Request& request, const AccessPoli
     auto denial = check_origin(request.method, host, request.get_header_value("Origin"));
     if (!denial) {
         denial = check_access(access, request.method, request.path, request.remote_addr,
-                              request.get_header_value("Authorization"), host);
+                              request.get_header_value("Authorization"), host,
+                              request.get_header_value("Accept"));
     }
     if (!denial) return std::nullopt;
     Reply reply = error_reply(denial->status, denial->message);

@@ -19,6 +19,11 @@ std::vector<std::string> path_segments(const std::string& path) {
     return segments;
 }
 
+// "{name...}"
+bool is_rest_capture(const std::string& segment) {
+    return segment.size() > 5 && segment.front() == '{' && segment.ends_with("...}");
+}
+
 }  // namespace
 
 void Router::add(std::string method, std::string pattern, std::string description,
@@ -38,11 +43,18 @@ std::vector<Router::RouteInfo> Router::routes() const {
 
 bool Router::match(const Route& route, const std::vector<std::string>& segments,
                    std::map<std::string, std::string>& params) {
-    if (route.segments.size() != segments.size()) return false;
+    const bool takes_rest = !route.segments.empty() && is_rest_capture(route.segments.back());
+    if (takes_rest ? segments.size() < route.segments.size()
+                   : segments.size() != route.segments.size())
+        return false;
     std::map<std::string, std::string> captured;
-    for (size_t i = 0; i < segments.size(); ++i) {
+    for (size_t i = 0; i < route.segments.size(); ++i) {
         const std::string& expected = route.segments[i];
-        if (expected.size() > 2 && expected.front() == '{' && expected.back() == '}') {
+        if (takes_rest && i + 1 == route.segments.size()) {
+            std::vector<std::string> rest(segments.begin() + static_cast<std::ptrdiff_t>(i),
+                                          segments.end());
+            captured[expected.substr(1, expected.size() - 5)] = join(rest, "/");
+        } else if (expected.size() > 2 && expected.front() == '{' && expected.back() == '}') {
             captured[expected.substr(1, expected.size() - 2)] = segments[i];
         } else if (expected != segments[i]) {
             return false;

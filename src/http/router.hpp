@@ -1,5 +1,6 @@
 // Method + path routing with the answers a REST client expects: 404 for an unknown path, 405
-// with an Allow header for a known path and the wrong method. Paths may hold "{name}" segments.
+// with an Allow header for a known path and the wrong method. Paths may hold "{name}" segments,
+// and end in "{name...}", which takes one or more segments, joined by '/' ("/ui/{asset...}").
 #pragma once
 
 #include <functional>

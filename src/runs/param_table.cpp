@@ -285,6 +285,7 @@ json ParamTable::describe() const {
             entry["max_items"] = spec.max_items;
         }
         if (!spec.unit.empty()) entry["unit"] = spec.unit;
+        if (!spec.examples.empty()) entry["examples"] = spec.examples;
         described.push_back(std::move(entry));
     }
     return described;

@@ -36,6 +36,8 @@ struct ParamSpec {
     std::vector<std::string> choices;
     size_t max_items = 64;  // for lists
     std::string unit;       // for the description: "s", "bytes"
+    // Values a client may offer (a form's suggestions), not a limit: the allowed directories.
+    std::vector<std::string> examples;
 };
 
 class ParamTable {

@@ -35,6 +35,25 @@ void wait_until_measuring(httplib::Client& client, const std::string& id) {
 
 }  // namespace
 
+TEST_CASE("GET /v1/probes offers the allowed directories to the storage probes' forms") {
+    TempTree first, second;
+    Daemon daemon({"--disk-dir", first.root() + "," + second.root()});
+    auto probes = daemon.client().Get("/v1/probes");
+    REQUIRE(probes);
+    const json allowed = json::array({std::filesystem::canonical(first.root()).string(),
+                                      std::filesystem::canonical(second.root()).string()});
+    const json listed = json::parse(probes->body);
+    size_t offered = 0;
+    for (const json& probe : listed["probes"]) {
+        for (const json& param : probe["params"]) {
+            if (param["name"] != "directory") continue;
+            CHECK_MESSAGE(param["examples"] == allowed, probe["name"]);
+            ++offered;
+        }
+    }
+    CHECK(offered == 3);  // disk, files, system
+}
+
 TEST_CASE("a disk run in an allowed directory, its metrics, and what is refused") {
     TempTree allowed, elsewhere;
     std::filesystem::create_directory_symlink(elsewhere.root(), allowed.root() + "/escape");

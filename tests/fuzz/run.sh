@@ -38,26 +38,42 @@ artifacts="$build/artifacts"
 mkdir -p "$artifacts"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failed=()
-for harness in "${harnesses[@]}"; do
-  binary="$build/tests/fuzz/$harness"
-  [ -x "$binary" ] || { echo "fuzz: no harness $harness" >&2; exit 2; }
-  seeds="tests/fuzz/corpus/${harness#fuzz_}"
-  [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds" >&2; exit 2; }
+# One harness per CPU at a time: each is one single-threaded process, so on 2 cores two run side
+# by side in the time of one (a fuzz run is bounded by time, not by work).
+parallel="$(nproc 2>/dev/null || echo 2)"
+run_harness() {  # run_harness <name>: its summary, or its failure, into $work/<name>.result
+  local harness="$1" binary="$build/tests/fuzz/$1" seeds="tests/fuzz/corpus/${1#fuzz_}"
   # New inputs go to a scratch corpus, so the committed seeds stay as they are.
-  corpus="$work/$harness"
+  local corpus="$work/$harness" log="$work/$harness.log"
   mkdir -p "$corpus"
-  log="$work/$harness.log"
-  echo "fuzz: $harness for ${seconds} s ($(ls "$seeds" | wc -l) seeds)" >&2
   if ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
        -print_final_stats=1 -artifact_prefix="$artifacts/$harness-" "$corpus" "$seeds" >"$log" 2>&1; then
-    grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$log" | tail -2 | sed "s/^/  /" >&2 || true
+    { echo "fuzz: $harness passed"
+      grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$log" | tail -2 | sed "s/^/  /" || true
+    } >"$work/$harness.result"
   else
-    echo "fuzz: $harness FAILED; the input is in $artifacts/, the log ends:" >&2
-    tail -40 "$log" >&2
-    failed+=("$harness")
+    { echo "fuzz: $harness FAILED; the input is in $artifacts/, the log ends:"
+      tail -40 "$log"
+    } >"$work/$harness.result"
+    touch "$work/$harness.failed"
   fi
+}
+for harness in "${harnesses[@]}"; do
+  [ -x "$build/tests/fuzz/$harness" ] || { echo "fuzz: no harness $harness" >&2; exit 2; }
+  seeds="tests/fuzz/corpus/${harness#fuzz_}"
+  [ -d "$seeds" ] || { echo "fuzz: no seed corpus $seeds" >&2; exit 2; }
+done
+for harness in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  echo "fuzz: $harness for ${seconds} s ($(ls "tests/fuzz/corpus/${harness#fuzz_}" | wc -l) seeds)" >&2
+  run_harness "$harness" &
+done
+wait
+failed=()
+for harness in "${harnesses[@]}"; do
+  cat "$work/$harness.result" >&2
+  [ ! -e "$work/$harness.failed" ] || failed+=("$harness")
 done
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "fuzz: failed: ${failed[*]}" >&2

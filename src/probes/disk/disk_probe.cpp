@@ -119,7 +119,7 @@ std::optional<uint64_t> worst_second_p99(const LatencySeries& series, size_t sec
 DiskProbe::DiskProbe(const ProbeSetup& setup)
     : policy_(setup.storage),
       params_({
-          directory_param(),
+          directory_param(setup.storage),
           ParamSpec{.name = "rw",
                     .type = ParamType::choice,
                     .default_value = "randread",

@@ -141,7 +141,7 @@ const std::vector<std::string>& FilesProbe::operations() {
 FilesProbe::FilesProbe(const ProbeSetup& setup)
     : policy_(setup.storage),
       params_({
-          directory_param(),
+          directory_param(setup.storage),
           ParamSpec{.name = "files",
                     .type = ParamType::integer,
                     .default_value = 1000,

@@ -114,7 +114,8 @@ SystemProbe::SystemProbe(const ProbeSetup& setup)
                     .type = ParamType::string,
                     .default_value = "",
                     .description = "where file_copy and shell work: empty is a private directory "
-                                   "under $TMPDIR or /tmp; otherwise one inside --disk-dir"},
+                                   "under $TMPDIR or /tmp; otherwise one inside --disk-dir",
+                    .examples = setup.storage.allowed_dirs},
       }) {}
 
 Status SystemProbe::check(const json& params) const {

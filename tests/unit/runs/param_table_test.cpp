@@ -94,6 +94,16 @@ TEST_CASE("the table describes itself for GET /v1/probes") {
     CHECK(described[0]["choices"].size() == 8);
 }
 
+TEST_CASE("examples are described for a form to offer, and limit nothing") {
+    const ParamTable table({ParamSpec{.name = "directory",
+                                      .type = ParamType::string,
+                                      .default_value = "",
+                                      .examples = {"/mnt/efs", "/var/tmp"}}});
+    CHECK(table.describe()[0]["examples"] == json::array({"/mnt/efs", "/var/tmp"}));
+    CHECK(table.normalize({{"directory", "/elsewhere"}}).ok());
+    CHECK_FALSE(cipher_params().describe()[0].contains("examples"));
+}
+
 TEST_CASE("integers too large for int64 are refused by range, not converted") {
     // Found by fuzz_probe_params: "--block-sizes 15,888...8" became 8.9e29, and converting that
     // to int64 was undefined behaviour.

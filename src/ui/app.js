@@ -1,0 +1,169 @@
+// Wires the page: loads the host, the probes and the runs, polls while the page is open, asks
+// for the token when the agent answers 401, and shows the run named in the address's #run/<id>.
+
+import { byId, clear } from './dom.js';
+import { get, saveToken, forgetToken, whenUnauthorized } from './api.js';
+import { renderHost, ThrottlingWatch } from './host.js';
+import { renderProbeForms, offerDirectories } from './forms.js';
+import { renderRunsTable, renderRunView, hideRunView, isActive } from './runs.js';
+import { renderHistory } from './history.js';
+
+const HOST_EVERY_MS = 5000;
+const RUNS_ACTIVE_EVERY_MS = 500;
+const RUNS_IDLE_EVERY_MS = 4000;
+const RUNS_LISTED = 50;
+
+const state = {
+  waitingForToken: false,
+  loaded: false,
+  runs: [],
+  listedAt: 0,
+  viewedKey: '',
+  historyKey: '',
+  throttling: new ThrottlingWatch(),
+  timers: { host: 0, runs: 0 },
+};
+
+function askForToken(error, hadToken) {
+  state.waitingForToken = true;
+  if (hadToken) forgetToken();
+  byId('token-reason').textContent = hadToken
+    ? `The agent refused the token (401: ${error.serverMessage}). Enter the right one.`
+    : 'The agent answers only with its bearer token (401 Unauthorized): it runs with --auth-reads or a token and this browser is not a trusted peer. Enter the token from the task\'s HOSTPROBE_TOKEN or --token-file.';
+  const section = byId('token');
+  section.hidden = false;
+  byId('token-input').focus();
+}
+
+function showProblem(elementId, error) {
+  if (error.status === 401) return;
+  byId(elementId).textContent = error.message;
+}
+
+async function refreshHost() {
+  clearTimeout(state.timers.host);
+  if (state.waitingForToken) return;
+  try {
+    const host = await get('/v1/host');
+    renderHost(host);
+    state.throttling.update(host);
+    byId('host-status').textContent = '';
+  } catch (error) {
+    showProblem('host-status', error);
+  }
+  if (!state.waitingForToken) state.timers.host = setTimeout(refreshHost, HOST_EVERY_MS);
+}
+
+function runFromHash() {
+  const match = /^#run\/(.+)$/.exec(location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+async function refreshView() {
+  const id = runFromHash();
+  if (!id) {
+    state.viewedKey = '';
+    hideRunView();
+    return;
+  }
+  let run = state.runs.find((candidate) => candidate.id === id);
+  if (!run) {
+    try {
+      run = await get(`/v1/runs/${encodeURIComponent(id)}`);
+    } catch (error) {
+      showProblem('runs-status', error);
+      return;
+    }
+  }
+  const key = `${run.id}:${run.state}:${run.progress}`;
+  if (key === state.viewedKey) return;
+  state.viewedKey = key;
+  renderRunView(run, state.runs, () => refreshRuns({ full: true }));
+}
+
+function refreshHistory() {
+  const key = state.runs.filter((run) => run.probe === 'cipher' && run.state === 'succeeded').map((run) => run.id).join(',');
+  if (key === state.historyKey && byId('history-body').childElementCount > 0) return;
+  state.historyKey = key;
+  renderHistory(state.runs);
+}
+
+// The whole list (every run with its result) is fetched every few seconds; while runs are
+// queued or running, only those are fetched in between, so a watching browser costs the agent
+// little.
+async function fetchRuns() {
+  const now = Date.now();
+  const active = state.runs.filter(isActive);
+  if (active.length > 0 && now - state.listedAt < RUNS_IDLE_EVERY_MS) {
+    const fresh = await Promise.all(active.map((run) => get(`/v1/runs/${encodeURIComponent(run.id)}`)));
+    const byRunId = new Map(fresh.map((run) => [run.id, run]));
+    return state.runs.map((run) => byRunId.get(run.id) || run);
+  }
+  const answer = await get(`/v1/runs?limit=${RUNS_LISTED}`);
+  state.listedAt = now;
+  return Array.isArray(answer.runs) ? answer.runs : [];
+}
+
+async function refreshRuns({ full = false } = {}) {
+  clearTimeout(state.timers.runs);
+  if (state.waitingForToken) return;
+  if (full) state.listedAt = 0;
+  let active = false;
+  try {
+    state.runs = await fetchRuns();
+    active = state.runs.some(isActive);
+    renderRunsTable(state.runs, () => refreshRuns({ full: true }));
+    offerDirectories([...new Set(state.runs.filter((run) => run.state === 'succeeded' && run.params && run.params.directory)
+      .map((run) => String(run.params.directory)))].sort());
+    refreshHistory();
+    await refreshView();
+  } catch (error) {
+    showProblem('runs-status', error);
+  }
+  if (!state.waitingForToken) {
+    state.timers.runs = setTimeout(refreshRuns, active ? RUNS_ACTIVE_EVERY_MS : RUNS_IDLE_EVERY_MS);
+  }
+}
+
+async function loadProbes() {
+  try {
+    const answer = await get('/v1/probes');
+    renderProbeForms(answer.probes || [], (run) => {
+      location.hash = `#run/${encodeURIComponent(run.id)}`;
+      refreshRuns({ full: true });
+    });
+    return true;
+  } catch (error) {
+    if (error.status !== 401) clear(byId('probe-forms')).textContent = error.message;
+    return false;
+  }
+}
+
+async function start() {
+  state.waitingForToken = false;
+  byId('token').hidden = true;
+  if (!state.loaded) state.loaded = await loadProbes();
+  if (state.waitingForToken) return;
+  await Promise.all([refreshHost(), refreshRuns()]);
+  // Tells a reader (and the browser tests) that the first answers are on the page.
+  if (!state.waitingForToken) document.body.dataset.loaded = 'true';
+}
+
+byId('token-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const input = byId('token-input');
+  const token = input.value.trim();
+  if (!token) return;
+  saveToken(token);
+  input.value = '';
+  start();
+});
+
+whenUnauthorized(askForToken);
+window.addEventListener('hashchange', () => {
+  state.viewedKey = '';
+  refreshView().then(() => {
+    if (runFromHash()) byId('run-title').focus();
+  });
+});
+start();
