@@ -15,27 +15,21 @@ namespace {
 
 using WriterClock = std::chrono::steady_clock;
 
-// Bytes a pipe takes without blocking are its capacity less what is unread, less up to two
-// pages: the reader's partly read page and the writer's partly filled one.
-constexpr size_t kPipePageSlack = 2 * 4096;
-constexpr std::chrono::milliseconds kPipeRecheck{10};
+// A pipe's free bytes do not tell what a write can take: the kernel keeps a ring of pages
+// (capacity / 4096) and a write starts a new page unless its first part fits in the last one,
+// so a pipe holding a few lines may have no free page left. A write of n bytes takes at most
+// ceil(n / 4096) new pages; the pages in use are bounded by the lines written that are not
+// wholly read yet, each counted in full.
+constexpr size_t kPipePage = 4096;
+constexpr std::chrono::milliseconds kPipeRecheck{2};
+
+size_t pages_for(size_t bytes) {
+    return (bytes + kPipePage - 1) / kPipePage;
+}
 
 ssize_t write_some(const OutputTarget& target, const char* data, size_t size) {
     if (target.socket) return ::send(target.fd.get(), data, size, MSG_DONTWAIT | MSG_NOSIGNAL);
     return ::write(target.fd.get(), data, size);
-}
-
-// Free room in the pipe, having asked for more capacity when the line needs it.
-size_t pipe_room(int fd, size_t needed) {
-    int capacity = ::fcntl(fd, F_GETPIPE_SZ);
-    if (capacity >= 0 && static_cast<size_t>(capacity) < needed + kPipePageSlack) {
-        const int grown = ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(needed + kPipePageSlack));
-        if (grown > 0) capacity = grown;
-    }
-    int unread = 0;
-    if (capacity < 0 || ::ioctl(fd, FIONREAD, &unread) != 0) return 0;
-    const size_t used = static_cast<size_t>(unread) + kPipePageSlack;
-    return static_cast<size_t>(capacity) > used ? static_cast<size_t>(capacity) - used : 0;
 }
 
 bool wait_writable(int fd, WriterClock::time_point deadline, std::chrono::milliseconds at_most) {
@@ -125,18 +119,47 @@ void LineWriter::drain(const std::stop_token& stop) {
     }
 }
 
+bool LineWriter::pipe_takes_whole(size_t size) {
+    const int fd = target_.fd.get();
+    const size_t needed = pages_for(size);
+    int capacity = ::fcntl(fd, F_GETPIPE_SZ);
+    if (capacity >= 0 && pages_for(static_cast<size_t>(capacity)) < needed) {
+        const int grown = ::fcntl(fd, F_SETPIPE_SZ, static_cast<int>(needed * kPipePage));
+        if (grown > 0) capacity = grown;
+    }
+    int unread = 0;
+    if (capacity < 0 || ::ioctl(fd, FIONREAD, &unread) != 0 || unread < 0) return false;
+    // The newest lines hold the unread bytes; older ones are read and forgotten.
+    size_t covered = 0;
+    size_t pages_in_use = 0;
+    size_t still_unread = 0;
+    for (auto line = lines_in_pipe_.rbegin();
+         line != lines_in_pipe_.rend() && covered < static_cast<size_t>(unread); ++line) {
+        covered += *line;
+        pages_in_use += pages_for(*line);
+        ++still_unread;
+    }
+    lines_in_pipe_.erase(lines_in_pipe_.begin(),
+                         lines_in_pipe_.end() - static_cast<std::ptrdiff_t>(still_unread));
+    if (covered < static_cast<size_t>(unread))  // bytes someone else wrote
+        pages_in_use += pages_for(static_cast<size_t>(unread) - covered) + 1;
+    return pages_in_use + needed <= pages_for(static_cast<size_t>(capacity));
+}
+
 bool LineWriter::write_whole(const std::string& text, const std::stop_token& stop) {
     const int fd = target_.fd.get();
     const auto deadline = WriterClock::now() + options_.line_timeout;
     if (target_.kind == TargetKind::pipe) {
         // Nothing is written until the whole line fits, so a reader that stops reading never
         // gets half a line.
-        while (pipe_room(fd, text.size()) < text.size()) {
+        while (!pipe_takes_whole(text.size())) {
             if (stop.stop_requested() || !wait_writable(fd, deadline, kPipeRecheck)) return false;
             if (WriterClock::now() >= deadline) return false;
-            std::this_thread::sleep_for(kPipeRecheck);  // POLLOUT means some room, not enough
+            std::this_thread::sleep_for(
+                kPipeRecheck);  // POLLOUT means some room, not an empty pipe
         }
     }
+    if (target_.kind == TargetKind::pipe) lines_in_pipe_.push_back(text.size());
     size_t done = 0;
     while (done < text.size()) {
         const ssize_t n = write_some(target_, text.data() + done, text.size() - done);

@@ -48,6 +48,7 @@ class LineWriter {
   private:
     void drain(const std::stop_token& stop);
     bool write_whole(const std::string& text, const std::stop_token& stop);
+    bool pipe_takes_whole(size_t size);  // writer thread only
 
     const OutputTarget target_;
     const LineWriterOptions options_;
@@ -57,7 +58,8 @@ class LineWriter {
     std::condition_variable_any changed_;
     std::deque<std::string> queue_;  // each with its newline
     size_t queued_bytes_ = 0;
-    bool busy_ = false;  // a line taken from the queue is being written
+    bool busy_ = false;                 // a line taken from the queue is being written
+    std::deque<size_t> lines_in_pipe_;  // sizes of the lines last written to a pipe (writer thread)
     std::jthread thread_;
 };
 
