@@ -15,7 +15,6 @@
 #include "app/orphan_reaper.hpp"
 #include "app/signal_watcher.hpp"
 #include "core/build_info.hpp"
-#include "core/scheduler_slice.hpp"
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
 #include "emf/documents.hpp"
@@ -301,7 +300,7 @@ int serve_until_stopped(http::HttpServer& server, runs::Scheduler& scheduler, ru
 }
 
 void log_listening(Logger& log, const ServeConfig& config, const SysRoot& root, int port,
-                   const host::HostFacts& facts, const Sizing& sizing, bool short_slice) {
+                   const host::HostFacts& facts, const Sizing& sizing) {
     http::ListenAddress actual = config.listen;
     actual.port = port;
     log.info("listening", {{"address", actual.to_string()},
@@ -310,9 +309,7 @@ void log_listening(Logger& log, const ServeConfig& config, const SysRoot& root, 
                            {"sysroot", root.prefix()},
                            {"cpu_budget_cores", std::to_string(facts.cpu_budget.cores)},
                            {"http_threads", std::to_string(sizing.http_threads)},
-                           {"runner_threads", std::to_string(sizing.runner.worker_threads)},
-                           {"http_scheduler_slice_us",
-                            short_slice ? std::to_string(kResponsiveSlice.count()) : "default"}});
+                           {"runner_threads", std::to_string(sizing.runner.worker_threads)}});
     log_host_identity(log, facts);
 }
 
@@ -329,9 +326,6 @@ int run_serve(const ServeConfig& config, Logger& log) {
     // glibc gives each busy thread its own malloc arena and keeps what it freed there; with a
     // dozen HTTP and runner threads that is megabytes of idle memory in someone else's task.
     mallopt(M_ARENA_MAX, 2);
-    // Before any thread starts, so every thread inherits it; the runner's measuring threads
-    // return to the default slice (runs/runner.cpp): answers first, measurements after.
-    const bool short_slice = request_scheduler_slice(kResponsiveSlice);
     const auto started = std::chrono::steady_clock::now();
     const SysRoot root(config.sysroot);
     task::TaskState facts(collect_startup_facts(root, log), config.prices);
@@ -384,7 +378,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
         return 1;
     }
     start_work(runner, scheduler, ecs_metadata, config, emf_output, log);
-    log_listening(log, config, root, server.port(), *startup, sizing, short_slice);
+    log_listening(log, config, root, server.port(), *startup, sizing);
     return serve_until_stopped(server, scheduler, runner, log);
 }
 

@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <exception>
 
-#include "core/scheduler_slice.hpp"
 #include "core/strings.hpp"
 
 namespace hostprobe::runs {
@@ -230,8 +229,6 @@ void Runner::work() {
     const auto thread = static_cast<id_t>(gettid());
     if (options_.probe_nice > getpriority(PRIO_PROCESS, thread))
         (void)setpriority(PRIO_PROCESS, thread, options_.probe_nice);
-    // The agent's short scheduler slice is for answering; measuring needs none of it.
-    (void)restore_default_scheduler_slice();
     std::unique_lock<std::mutex> lock(mutex_);
     while (true) {
         work_available_.wait(lock, [this] { return stopping_ || next_runnable().has_value(); });
