@@ -11,7 +11,9 @@
 # LOAD_DISK_PARENT (default /var/tmp) is where the disk run's directory is made: real disk, not
 # tmpfs. LOAD_SERVE_ARGS adds options to `hostprobe serve` (for diagnosis, e.g.
 # "--history-size 5"). The binary is copied into the temporary directory first, so a rebuild
-# during the bench cannot change what is measured.
+# during the bench cannot change what is measured. LOAD_PAGE=1 also keeps the page open in
+# headless chromium (bench/page_viewer.js, tests/js's puppeteer-core) through the window, as a
+# person watching the runs would.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-30}"
@@ -28,6 +30,11 @@ work="$(mktemp -d "$parent/hostprobe-load.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/disk" "$work/state"
 cp "$binary" "$work/hostprobe"
+
+if [ "${LOAD_PAGE:-0}" = 1 ]; then
+  command -v chromium >/dev/null || { echo "LOAD_PAGE=1 needs chromium: apt-get install chromium" >&2; exit 2; }
+  tests/js/ensure-modules.sh || { echo "LOAD_PAGE=1 needs node and npm" >&2; exit 2; }
+fi
 
 python3 - "$work" "$duration" "$binary" "bench/load.lua" "${LOAD_SERVE_ARGS:-}" <<'PY'
 import calendar, collections, datetime, hashlib, http.client, json, os, re, resource, shlex
@@ -217,6 +224,13 @@ def own_cpu_seconds():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
+viewer = None
+if os.environ.get("LOAD_PAGE") == "1":
+    viewer = subprocess.Popen(["node", "bench/page_viewer.js", "http://127.0.0.1:%d/" % port, str(duration)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if viewer.stdout.readline().strip() != "page loaded":
+        fail("the page did not load in chromium:\n" + viewer.stdout.read())
+
 cpu_at_start, host_at_start, own_at_start = daemon_cpu_seconds(), host_cpu(), own_cpu_seconds()
 load_at_start, t0 = " ".join(open("/proc/loadavg").read().split()[:3]), time.time()
 wrk_metrics = start_wrk(2, 16, "/metrics")
@@ -363,6 +377,12 @@ if warnings:
     print("daemon warnings/errors    %d, first: %s" % (len(warnings), warnings[0]))
 for message in unexpected_posts[:5]:
     print("unexpected POST answer    " + message)
+
+if viewer is not None:
+    viewer_output = viewer.stdout.read().strip()
+    print("page in chromium          " + viewer_output.replace("\n", "; "))
+    if viewer.wait() != 0:
+        failed.append("page viewer")
 
 print()
 print("targets:")
