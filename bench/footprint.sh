@@ -5,13 +5,19 @@
 # installed (apt-get install prometheus-node-exporter; started here on a free loopback port,
 # never the system service), and the page's first load as sent (gzip). Prints figures and the
 # targets of issues 2 and 18; exits 1 when a target is missed (the scrape cost has no target).
-# FOOTPRINT_SCRAPES (default 2000) scrapes each.
+# FOOTPRINT_SCRAPES (default 2000) scrapes each. FOOTPRINT_PAGE=1 keeps the page open in
+# headless chromium (bench/page_viewer.js) while wrk loads /metrics.
 #   bench/footprint.sh [path/to/hostprobe]     (needs python3, wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary="${1:-build/hostprobe}"
 [ -x "$binary" ] || { echo "build first: scripts/setup.sh build" >&2; exit 2; }
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 2; }
+
+if [ "${FOOTPRINT_PAGE:-0}" = 1 ]; then
+  command -v chromium >/dev/null || { echo "FOOTPRINT_PAGE=1 needs chromium" >&2; exit 2; }
+  tests/js/ensure-modules.sh || { echo "FOOTPRINT_PAGE=1 needs node and npm" >&2; exit 2; }
+fi
 
 python3 - "$binary" <<'PY'
 import os, re, signal, socket, statistics, subprocess, sys, time
@@ -87,7 +93,13 @@ for path in ["/"] + ["/ui/" + name for name in page_files if name != "index.html
 report("page's first load, gzip (%d files)" % len(page_files), page_bytes / 1024, "KiB",
        "<= 150", page_bytes / 1024 <= 150)
 
-# 3. /metrics under wrk -t2 -c16 -d10s
+# 3. /metrics under wrk -t2 -c16 -d10s (with the page open in chromium: FOOTPRINT_PAGE=1)
+viewer = None
+if os.environ.get("FOOTPRINT_PAGE") == "1":
+    viewer = subprocess.Popen(["node", "bench/page_viewer.js", "http://127.0.0.1:%d/" % port, "10"],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if viewer.stdout.readline().strip() != "page loaded":
+        sys.exit("the page did not load in chromium:\n" + viewer.stdout.read())
 out = subprocess.run(["wrk", "-t2", "-c16", "-d10s", "--latency", "http://127.0.0.1:%d/metrics" % port],
                      capture_output=True, text=True).stdout
 with open("/proc/%d/status" % process.pid) as status:
@@ -106,6 +118,10 @@ match = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeo
 if match:
     errors += sum(int(x) for x in match.groups())
 print("wrk: %d requests in 10 s (%.0f/s), RSS after load %.2f MiB" % (requests, requests / 10, rss_after / 1024))
+if viewer is not None:
+    print("page in chromium: " + viewer.stdout.read().strip().replace("\n", "; "))
+    if viewer.wait() != 0:
+        failed.append("page viewer")
 report("/metrics p99 under wrk -t2 -c16", p99, "ms", "<= 5", p99 <= 5)
 report("/metrics errors under wrk", errors, "", "== 0", errors == 0)
 
