@@ -94,7 +94,7 @@ OptionParser serve_parser() {
         {"tls-key", "FILE", "", "PEM private key of --tls-cert"},
         {"auth-reads", "", "",
          "GET endpoints and /metrics need the token (or a trusted peer) "
-         "too; /healthz never does"}};
+         "too; /healthz and the page (GET / for a browser, /ui/...) never do"}};
     // After --schedule, as before: the params, storage, shell and task options.
     const auto after_schedule =
         std::find_if(specs.begin(), specs.end(),
