@@ -19,25 +19,7 @@ for tool in promtool prometheus python3 curl; do
     command -v "$tool" >/dev/null || { echo "$0: $tool is needed (Debian: prometheus, python3, curl)" >&2; exit 2; }
 done
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-checked=0
-ok() {
-    checked=$((checked + 1))
-    echo "ok $checked - $*"
-}
-fail() {
-    echo "FAILED: $*" >&2
-    exit 1
-}
+source tests/deploy/lib.sh
 # Runs a command quietly; on failure shows its output and stops.
 quietly() {
     local description=$1

@@ -18,25 +18,7 @@ repo=$PWD
 tests=tests/deploy
 command -v python3 >/dev/null || { echo "$0: python3 is needed" >&2; exit 2; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-checked=0
-ok() {
-    checked=$((checked + 1))
-    echo "ok $checked - $*"
-}
-fail() {
-    echo "FAILED: $*" >&2
-    exit 1
-}
+source tests/deploy/lib.sh
 
 # The ECS task metadata endpoint of a 0.25 vCPU / 512 MiB Fargate task (a real capture).
 mkdir -p "$work/ecs/v4/survey" "$work/tasks" "$work/bin" "$work/aws"
