@@ -107,7 +107,7 @@ void add_index_route(http::Router& router, std::span<const http::StaticAsset> pa
         [index, page](const http::RouteRequest& request) -> Result<http::Reply> {
             if (auto document = page_document_reply(request, page)) return std::move(*document);
             http::Reply reply = http::Reply::json(index);
-            // cpp-httplib compresses JSON itself when Accept-Encoding asks for it.
+            // HttpServer compresses JSON when Accept-Encoding allows gzip (answer_compression).
             reply.headers.emplace_back("Vary", "Accept, Accept-Encoding");
             return reply;
         });

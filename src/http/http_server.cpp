@@ -10,12 +10,15 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "core/strings.hpp"
 #include "core/unique_fd.hpp"
+#include "http/answer_compression.hpp"
 #include "http/bounded_pool.hpp"
 #include "http/connection_closer.hpp"
+#include "http/negotiation.hpp"
 #include "http/owned_connection_server.hpp"
 #include "http/reply.hpp"
 #include "http/request_screen.hpp"
@@ -136,9 +139,20 @@ bool ends_connection(const httplib::Request& request, const httplib::Response& r
            request.has_header("Transfer-Encoding");
 }
 
-// The body is moved, not copied: a listing can be hundreds of KiB. A static body is handed to
-// cpp-httplib as a content provider, which it sends as it is (no copy, no second compression).
-void send_reply(Reply reply, httplib::Response& response) {
+// Adds `token` to the answer's Vary unless it is there already.
+void add_vary(httplib::Response& response, std::string_view token) {
+    std::string vary = response.get_header_value("Vary");
+    if (to_lower(vary).find(to_lower(token)) != std::string::npos) return;
+    vary += vary.empty() ? std::string(token) : ", " + std::string(token);
+    response.headers.erase("Vary");
+    response.set_header("Vary", vary);
+}
+
+// Every body is handed to cpp-httplib as a content provider, which it sends as it is: no
+// copy, and no compression of its own (answer_compression.hpp says why). A body made at
+// request time is moved, not copied (a listing can be hundreds of KiB), and gzip-compressed
+// here when the client accepts it.
+void send_reply(const httplib::Request& request, Reply reply, httplib::Response& response) {
     response.status = reply.status;
     for (const auto& [name, value] : reply.headers)
         response.set_header(name, value);
@@ -151,8 +165,32 @@ void send_reply(Reply reply, httplib::Response& response) {
             });
         return;
     }
-    if (!reply.content_type.empty()) response.set_header("Content-Type", reply.content_type);
-    response.body = std::move(reply.body);
+    if (reply.body.empty()) {
+        if (!reply.content_type.empty()) response.set_header("Content-Type", reply.content_type);
+        return;
+    }
+    if (varies_with_encoding(reply.content_type, reply.body.size()) &&
+        !response.has_header("Content-Encoding")) {
+        add_vary(response, "Accept-Encoding");
+        if (accepts_gzip(request.get_header_value("Accept-Encoding"))) {
+            if (auto compressed = gzip_compress(reply.body)) {
+                reply.body = std::move(*compressed);
+                response.set_header("Content-Encoding", "gzip");
+            }
+        }
+    }
+    auto body = std::make_shared<const std::string>(std::move(reply.body));
+    response.set_content_provider(body->size(), reply.content_type,
+                                  [body](size_t offset, size_t length, httplib::DataSink& sink) {
+                                      if (offset >= body->size()) return false;
+                                      return sink.write(body->data() + offset,
+                                                        std::min(length, body->size() - offset));
+                                  });
+}
+
+// Whether a handler has already put an answer in `response` (a body, or a content provider).
+bool has_answer(const httplib::Response& response) {
+    return !response.body.empty() || response.content_length_ > 0;
 }
 
 }  // namespace
@@ -178,7 +216,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     });
 
     auto handle = [router = router_](const httplib::Request& request, httplib::Response& response) {
-        send_reply(router->dispatch(request), response);
+        send_reply(request, router->dispatch(request), response);
     };
     const ScreenRules rules{options_.access, options_.max_body_bytes};
     // A request without Content-Length or Transfer-Encoding has an empty body (RFC 9112 6.3),
@@ -188,14 +226,14 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     server_->set_pre_routing_handler(
         [router = router_, rules](const httplib::Request& request, httplib::Response& response) {
             if (auto refusal = screen_request(request, rules)) {
-                send_reply(std::move(*refusal), response);
+                send_reply(request, std::move(*refusal), response);
                 return httplib::Server::HandlerResponse::Handled;
             }
             const bool announces_body = request.has_header("Content-Length");
             const bool reads_body = request.method == "POST" || request.method == "PUT" ||
                                     request.method == "PATCH" || request.method == "DELETE";
             if (announces_body || !reads_body) return httplib::Server::HandlerResponse::Unhandled;
-            send_reply(router->dispatch(request), response);
+            send_reply(request, router->dispatch(request), response);
             return httplib::Server::HandlerResponse::Handled;
         });
     // "Expect: 100-continue" asks whether to send the body: say no at once to a request the
@@ -204,7 +242,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
         [rules](const httplib::Request& request, httplib::Response& response) {
             if (auto refusal = screen_request(request, rules)) {
                 const int status = refusal->status;
-                send_reply(std::move(*refusal), response);
+                send_reply(request, std::move(*refusal), response);
                 return status;
             }
             return 100;
@@ -245,25 +283,27 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
         // cpp-httplib would cut this answer into. The request is cpp-httplib's own non-const
         // object, handed to us as const; no range is ever served.
         const_cast<httplib::Request&>(request).ranges.clear();
-        if (!response.body.empty()) return;
+        if (has_answer(response)) return;
         if (response.status == 400 && is_unimplemented_method(request)) {
             response.status = 501;
-            send_reply(error_reply(501, "method " + excerpt(request.method) +
+            send_reply(request,
+                       error_reply(501, "method " + excerpt(request.method) +
                                             " is not implemented (see GET / for the endpoints)"),
                        response);
             return;
         }
         if (response.status == 416) {
-            send_reply(error_reply(416,
+            send_reply(request,
+                       error_reply(416,
                                    "the Range header is malformed; this API serves whole "
                                    "bodies only (send no Range)"),
                        response);
             return;
         }
-        send_reply(error_reply(response.status, reason_phrase(response.status)), response);
+        send_reply(request, error_reply(response.status, reason_phrase(response.status)), response);
     });
     server_->set_exception_handler(
-        [](const httplib::Request&, httplib::Response& response, std::exception_ptr error) {
+        [](const httplib::Request& request, httplib::Response& response, std::exception_ptr error) {
             std::string message = "internal error";
             try {
                 if (error) std::rethrow_exception(error);
@@ -271,7 +311,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
                 message += std::string(": ") + exception.what();
             } catch (...) {
             }
-            send_reply(error_reply(500, message), response);
+            send_reply(request, error_reply(500, message), response);
         });
 }
 

@@ -16,7 +16,7 @@ struct Reply {
     std::string content_type = "application/json";
     std::string body;
     // Instead of `body`: bytes in static storage (the embedded page), sent without a copy and
-    // as they are (cpp-httplib compresses a `body` of a text type by itself when asked to).
+    // as they are (a `body` of text or JSON is gzip-compressed when the client accepts it).
     std::string_view static_body;
     std::vector<std::pair<std::string, std::string>> headers;
 
