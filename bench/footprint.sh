@@ -6,7 +6,8 @@
 # never the system service), and the page's first load as sent (gzip). Prints figures and the
 # targets of issues 2 and 18; exits 1 when a target is missed (the scrape cost has no target).
 # FOOTPRINT_SCRAPES (default 2000) scrapes each. FOOTPRINT_PAGE=1 keeps the page open in
-# headless chromium (bench/page_viewer.js) while wrk loads /metrics.
+# headless chromium (bench/page_viewer.js) while wrk loads /metrics, at nice 19
+# (FOOTPRINT_PAGE_NICE): a person's browser does not run on the agent's CPUs.
 #   bench/footprint.sh [path/to/hostprobe]     (needs python3, wrk: apt-get install wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,7 +97,8 @@ report("page's first load, gzip (%d files)" % len(page_files), page_bytes / 1024
 # 3. /metrics under wrk -t2 -c16 -d10s (with the page open in chromium: FOOTPRINT_PAGE=1)
 viewer = None
 if os.environ.get("FOOTPRINT_PAGE") == "1":
-    viewer = subprocess.Popen(["node", "bench/page_viewer.js", "http://127.0.0.1:%d/" % port, "10"],
+    viewer = subprocess.Popen(["nice", "-n", os.environ.get("FOOTPRINT_PAGE_NICE", "19"), "node",
+                               "bench/page_viewer.js", "http://127.0.0.1:%d/" % port, "10"],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if viewer.stdout.readline().strip() != "page loaded":
         sys.exit("the page did not load in chromium:\n" + viewer.stdout.read())
