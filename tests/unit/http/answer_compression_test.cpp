@@ -9,16 +9,16 @@
 using namespace hostprobe::http;
 
 TEST_CASE("gzip_compress makes one gzip member that zlib decodes to the same bytes") {
-    std::string json = "{\"runs\":[";
+    std::string listing = "{\"runs\":[";
     for (int i = 0; i < 2000; ++i)
-        json += "{\"id\":\"" + std::to_string(i * 7919) + "\",\"state\":\"succeeded\"},";
-    json += "{}]}";
+        listing += "{\"id\":\"" + std::to_string(i * 7919) + "\",\"state\":\"succeeded\"},";
+    listing += "{}]}";
     std::string noise;
     for (unsigned i = 0, x = 12345; i < 300000; ++i) {
         x = x * 1103515245 + 12345;
         noise.push_back(static_cast<char>(x >> 16));
     }
-    for (const std::string& input : {std::string(), std::string("{}"), json, noise}) {
+    for (const std::string& input : {std::string(), std::string("{}"), listing, noise}) {
         INFO("input of " << input.size() << " bytes");
         const auto compressed = gzip_compress(input);
         REQUIRE(compressed.has_value());
@@ -26,7 +26,7 @@ TEST_CASE("gzip_compress makes one gzip member that zlib decodes to the same byt
         CHECK(compressed->substr(0, 2) == "\x1f\x8b");  // the gzip magic
         CHECK(hostprobe::testing::gunzip(*compressed) == input);
     }
-    CHECK(gzip_compress(json)->size() * 5 < json.size());  // repetitive JSON shrinks a lot
+    CHECK(gzip_compress(listing)->size() * 5 < listing.size());  // repetitive JSON shrinks a lot
 }
 
 TEST_CASE("only text and JSON answers of at least kMinCompressedBytes vary with Accept-Encoding") {
