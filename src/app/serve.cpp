@@ -14,6 +14,7 @@
 #include "app/memory_trimmer.hpp"
 #include "app/orphan_reaper.hpp"
 #include "app/signal_watcher.hpp"
+#include "app/startup_facts.hpp"
 #include "core/build_info.hpp"
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
@@ -67,14 +68,6 @@ void log_host_identity(Logger& log, const host::HostFacts& facts) {
                       {"cpu_quota_cores", facts.cgroup.cpu_quota
                                               ? format_fixed(facts.cgroup.cpu_quota->cores(), 2)
                                               : std::string("none")}});
-}
-
-// The facts at start-up, their warnings logged; ECS task metadata may refine them later.
-host::HostFacts collect_startup_facts(const SysRoot& root, Logger& log) {
-    host::HostFacts facts = host::collect_host_facts(root);
-    for (const auto& warning : facts.warnings)
-        log.warn(warning);
-    return facts;
 }
 
 // Threads, from the CPU budget at start-up unless configured.

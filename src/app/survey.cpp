@@ -8,13 +8,13 @@
 #include "app/orphan_reaper.hpp"
 #include "app/serve.hpp"
 #include "app/signal_watcher.hpp"
+#include "app/startup_facts.hpp"
 #include "app/survey_lines.hpp"
 #include "core/owned_children.hpp"
 #include "core/sysroot.hpp"
 #include "core/time_format.hpp"
 #include "ecs/task_metadata.hpp"
 #include "emf/documents.hpp"
-#include "host/host_facts.hpp"
 #include "probes/registry.hpp"
 #include "report/host_json.hpp"
 #include "runs/runner.hpp"
@@ -159,10 +159,7 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
                           survey_signal_handlers(stop_signal, owned_children, log));
 
     const SysRoot root(config.sysroot);
-    host::HostFacts host = host::collect_host_facts(root);
-    for (const auto& warning : host.warnings)
-        log.warn(warning);
-    task::TaskState facts(std::move(host), config.prices);
+    task::TaskState facts(collect_startup_facts(root, log), config.prices);
     take_in_task_metadata(facts, config.ecs_metadata_uri, log);
     const runs::ProbeRegistry registry =
         probes::builtin_probes({.storage = config.storage,

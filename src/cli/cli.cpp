@@ -21,7 +21,6 @@
 #include "core/json_text.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
-#include "emf/namespace_name.hpp"
 #include "host/host_facts.hpp"
 #include "host/live_rates.hpp"
 #include "probes/registry.hpp"
@@ -205,6 +204,17 @@ Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
     return policy;
 }
 
+void take_shared_options(SharedProbeOptions shared, app::ServeConfig& config) {
+    config.sysroot = std::move(shared.sysroot);
+    config.scheduled_params = std::move(shared.params);
+    config.storage = std::move(shared.storage);
+    config.system_shell = std::move(shared.system_shell);
+    config.ecs_metadata_uri = std::move(shared.ecs_metadata_uri);
+    config.prices = shared.prices;
+    config.emf = shared.emf;
+    config.emf_namespace = std::move(shared.emf_namespace);
+}
+
 int run_serve_command(const std::vector<std::string>& args, const EnvironmentLookup& environment) {
     const OptionParser parser = serve_parser();
     const CommandLine command_line = parse_command(parser, args, environment);
@@ -214,12 +224,11 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto listen = http::parse_listen_address(options->get("listen"));
     if (!listen) return usage_error(parser, "--listen: " + listen.error().message);
     config.listen = *listen;
-    auto sysroot = checked_sysroot(*options);
-    if (!sysroot) return usage_error(parser, sysroot.error().message);
-    config.sysroot = *sysroot;
+    auto shared = parse_shared_probe_options(*options);
+    if (!shared) return usage_error(parser, shared.error().message);
+    take_shared_options(std::move(shared).value(), config);
     if (auto bounded = apply_bounded(*options, serve_bounded_options(), config); !bounded)
         return usage_error(parser, bounded.error().message);
-    config.system_shell = options->get("system-shell");
     config.state_dir = options->get("state-dir");
     if (options->has("tls-cert") != options->has("tls-key"))
         return usage_error(parser, "--tls-cert and --tls-key go together");
@@ -234,26 +243,9 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     auto schedule = runs::parse_schedule(options->get("schedule"));
     if (!schedule) return usage_error(parser, "--schedule: " + schedule.error().message);
     config.schedule = *schedule;
-    auto params = probe_params(*options);
-    if (!params) return usage_error(parser, params.error().message);
-    config.scheduled_params = *params;
-    auto task_prices = prices(*options);
-    if (!task_prices) return usage_error(parser, task_prices.error().message);
-    config.prices = *task_prices;
     auto access = access_policy(*options);
     if (!access) return usage_error(parser, access.error().message);
     config.access = *access;
-    auto metadata_uri = ecs_metadata_uri(*options);
-    if (!metadata_uri) return usage_error(parser, metadata_uri.error().message);
-    config.ecs_metadata_uri = *metadata_uri;
-    auto storage = storage_policy(*options);
-    if (!storage) return usage_error(parser, storage.error().message);
-    config.storage = *storage;
-    config.emf = options->is_on("emf");
-    auto emf_namespace = emf::parse_namespace(options->get("emf-namespace"));
-    if (!emf_namespace)
-        return usage_error(parser, "--emf-namespace: " + emf_namespace.error().message);
-    config.emf_namespace = *emf_namespace;
     if (auto checked =
             app::check_automation(config, probes::builtin_probes({.storage = config.storage}));
         !checked) {

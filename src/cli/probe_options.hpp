@@ -29,15 +29,21 @@ std::vector<OptionSpec> emf_options(const std::string& when);
 
 // --sysroot, checked to be a directory.
 Result<std::string> checked_sysroot(const ParsedOptions& options);
-// --disk-dir (repeatable), --disk-max-bytes, --disk-max-runtime.
-Result<probes::StoragePolicy> storage_policy(const ParsedOptions& options);
-// --params or --params-file (not both): {"cipher": {...}}; an empty object when neither.
-Result<nlohmann::json> probe_params(const ParsedOptions& options);
-// {"cipher": {...}, "cpu": {}}: a JSON object of objects. `origin` names it in errors.
-Result<nlohmann::json> parse_params(const std::string& text, const std::string& origin);
-// --ecs-metadata-uri, empty or a valid http URL.
-Result<std::string> ecs_metadata_uri(const ParsedOptions& options);
-// --price-vcpu-hour and --price-gb-hour.
-Result<task::Prices> prices(const ParsedOptions& options);
+
+// What `serve` and `survey` take from the options above, each checked.
+struct SharedProbeOptions {
+    std::string sysroot;
+    nlohmann::json params = nlohmann::json::object();  // probe name -> params
+    probes::StoragePolicy storage;                     // where disk and files may write
+    std::string system_shell;                          // empty: the shell tests are skipped
+    std::string ecs_metadata_uri;                      // empty outside ECS
+    task::Prices prices;
+    bool emf = false;
+    std::string emf_namespace;
+};
+
+// sysroot_option(), probe_run_options(), task_options() and emf_options(), in that order; the
+// first bad one's message, which the command shows above its usage (exit status 2).
+Result<SharedProbeOptions> parse_shared_probe_options(const ParsedOptions& options);
 
 }  // namespace hostprobe::cli

@@ -6,7 +6,6 @@
 #include "cli/command_line.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/probe_options.hpp"
-#include "emf/namespace_name.hpp"
 #include "probes/registry.hpp"
 #include "runs/requested_probes.hpp"
 #include "runs/scheduler.hpp"
@@ -46,32 +45,20 @@ Result<app::SurveyConfig> survey_config(const ParsedOptions& options) {
                          .run_failed = kExitProbeFailed,
                          .interrupted = kExitInterrupted,
                          .write_failed = kExitFailure};
-    auto sysroot = checked_sysroot(options);
-    if (!sysroot) return sysroot.error();
-    config.sysroot = *sysroot;
+    auto shared = parse_shared_probe_options(options);
+    if (!shared) return shared.error();
+    config.sysroot = std::move(shared->sysroot);
+    config.params = std::move(shared->params);
+    config.storage = std::move(shared->storage);
+    config.system_shell = std::move(shared->system_shell);
+    config.ecs_metadata_uri = std::move(shared->ecs_metadata_uri);
+    config.prices = shared->prices;
+    config.emf = shared->emf;
+    config.emf_namespace = std::move(shared->emf_namespace);
     config.probes = runs::parse_probe_list(options.get("probes"));
     if (config.probes.empty() || config.probes.size() > kMaxSurveyRuns)
         return make_error(ErrorCode::invalid_argument,
                           "--probes must name 1 to " + std::to_string(kMaxSurveyRuns) + " runs");
-    auto params = probe_params(options);
-    if (!params) return params.error();
-    config.params = *params;
-    auto storage = storage_policy(options);
-    if (!storage) return storage.error();
-    config.storage = *storage;
-    config.system_shell = options.get("system-shell");
-    auto metadata_uri = ecs_metadata_uri(options);
-    if (!metadata_uri) return metadata_uri.error();
-    config.ecs_metadata_uri = *metadata_uri;
-    auto task_prices = prices(options);
-    if (!task_prices) return task_prices.error();
-    config.prices = *task_prices;
-    config.emf = options.is_on("emf");
-    auto emf_namespace = emf::parse_namespace(options.get("emf-namespace"));
-    if (!emf_namespace)
-        return make_error(ErrorCode::invalid_argument,
-                          "--emf-namespace: " + emf_namespace.error().message);
-    config.emf_namespace = *emf_namespace;
     if (auto checked = runs::check_requested_probes(
             config.probes, config.params, probes::builtin_probes({.storage = config.storage}));
         !checked) {

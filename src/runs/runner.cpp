@@ -129,8 +129,11 @@ Result<Run> Runner::cancel(const std::string& id) {
         return make_error(ErrorCode::conflict,
                           "run " + id + " has already " + std::string(to_string(entry.run.state)));
     }
-    if (entry.run.state == RunState::queued) {
-        queue_.erase(std::find(queue_.begin(), queue_.end(), id));
+    // Claimed by a worker but not yet running (its start being journaled), a run is no longer
+    // in the queue: it is stopped like a running one.
+    const auto queued = std::find(queue_.begin(), queue_.end(), id);
+    if (queued != queue_.end()) {
+        queue_.erase(queued);
         finish(entry, RunState::cancelled, "cancelled before it started", nullptr);
         Run snapshot = entry.run;
         trim_history();
@@ -234,20 +237,40 @@ void Runner::work() {
         work_available_.wait(lock, [this] { return stopping_ || next_runnable().has_value(); });
         if (stopping_) return;
         const std::string id = *next_runnable();
-        queue_.erase(std::find(queue_.begin(), queue_.end(), id));
-        Entry& entry = runs_.at(id);
-        entry.run.state = RunState::running;
-        entry.run.started_at = WallClock::now();
-        entry.started = std::chrono::steady_clock::now();
-        ++running_;
-        if (entry.probe->exclusive()) exclusive_running_ = true;
-        changed_.notify_all();
-        const Run started = entry.run;
+        const Run started = claim(id);
+        // Journaled before anyone can see it running: an agent killed after a client saw
+        // `running` finds the run in its journal, interrupted, when it restarts.
         lock.unlock();
         if (on_started_) on_started_(started);
+        lock.lock();
+        publish_running(id, started);
+        lock.unlock();
         execute(id);
         lock.lock();
     }
+}
+
+// Requires the lock. Takes the run off the queue and holds its exclusivity, but others still
+// see it queued; returns the run as it will be once running.
+Run Runner::claim(const std::string& id) {
+    queue_.erase(std::find(queue_.begin(), queue_.end(), id));
+    Entry& entry = runs_.at(id);
+    if (entry.probe->exclusive()) exclusive_running_ = true;
+    Run started = entry.run;
+    started.state = RunState::running;
+    started.started_at = WallClock::now();
+    return started;
+}
+
+// Requires the lock. A cancel or shutdown that came while the run was claimed stops it now.
+void Runner::publish_running(const std::string& id, const Run& started) {
+    Entry& entry = runs_.at(id);
+    entry.run.state = RunState::running;
+    entry.run.started_at = started.started_at;
+    entry.started = std::chrono::steady_clock::now();
+    ++running_;
+    if (stopping_) entry.stop.request_stop();
+    changed_.notify_all();
 }
 
 void Runner::execute(const std::string& id) {

@@ -49,7 +49,7 @@ class Runner {
   public:
     // Called (outside the lock) whenever a run finishes, with its final record.
     using FinishedHook = std::function<void(const Run&)>;
-    // Called (outside the lock) when a run starts running.
+    // Called (outside the lock) when a run starts, before anyone can see it running.
     using StartedHook = std::function<void(const Run&)>;
 
     // No thread starts before start(), so a SignalWatcher can be set up in between.
@@ -95,6 +95,8 @@ class Runner {
     void work();
     // The next queued run that may start now, given exclusivity; empty when none.
     std::optional<std::string> next_runnable() const;
+    Run claim(const std::string& id);
+    void publish_running(const std::string& id, const Run& started);
     void execute(const std::string& id);
     void finish(Entry& entry, RunState state, std::string error, nlohmann::json result);
     void trim_history();

@@ -34,11 +34,7 @@ struct EmfShellDaemon {
         REQUIRE_MESSAGE(found.has_value(), "daemon did not start: " << process.errors());
         port = *found;
     }
-    httplib::Client client() const {
-        httplib::Client c("127.0.0.1", port);
-        c.set_read_timeout(30, 0);
-        return c;
-    }
+    httplib::Client client() const { return loopback_client(port); }
     Process process;
     int port = 0;
 };

@@ -26,6 +26,13 @@ inline const std::string& binary() {
     return path;
 }
 
+// An HTTP client of a daemon on 127.0.0.1:`port`, patient enough for runs that take a while.
+inline httplib::Client loopback_client(int port) {
+    httplib::Client client("127.0.0.1", port);
+    client.set_read_timeout(60, 0);
+    return client;
+}
+
 struct Daemon {
     explicit Daemon(std::vector<std::string> extra = {},
                     std::map<std::string, std::string> env = {})
@@ -39,11 +46,7 @@ struct Daemon {
         args.insert(args.end(), extra.begin(), extra.end());
         return args;
     }
-    httplib::Client client() const {
-        httplib::Client c("127.0.0.1", port);
-        c.set_read_timeout(60, 0);
-        return c;
-    }
+    httplib::Client client() const { return loopback_client(port); }
     Process process;
     int port = 0;
 };

@@ -24,18 +24,28 @@ struct RunnerFixture {
         quick = light.get();
         registry.add(std::move(exclusive));
         registry.add(std::move(light));
-        runner = std::make_unique<Runner>(options, registry, ProbeContextSource{root, host_state},
-                                          [this](const Run& run) {
-                                              {
-                                                  // As others see it while the hook runs.
-                                                  auto visible = runner->get(run.id);
-                                                  std::lock_guard<std::mutex> lock(finished_mutex);
-                                                  finished.push_back(run);
-                                                  if (visible)
-                                                      visible_in_hook.push_back(visible->state);
-                                              }
-                                              finished_changed.notify_all();
-                                          });
+        runner = std::make_unique<Runner>(
+            options, registry, ProbeContextSource{root, host_state},
+            [this](const Run& run) {
+                {
+                    // As others see it while the hook runs.
+                    auto visible = runner->get(run.id);
+                    std::lock_guard<std::mutex> lock(finished_mutex);
+                    finished.push_back(run);
+                    if (visible) visible_in_hook.push_back(visible->state);
+                }
+                finished_changed.notify_all();
+            },
+            [this](const Run& run) {
+                // As others see it while the start is journaled.
+                auto visible = runner->get(run.id);
+                {
+                    std::lock_guard<std::mutex> lock(finished_mutex);
+                    started_in_hook.push_back(run.state);
+                    if (visible) visible_at_start.push_back(visible->state);
+                }
+                if (while_starting) while_starting(run);
+            });
         runner->start();
     }
     ~RunnerFixture() {
@@ -50,7 +60,11 @@ struct RunnerFixture {
         return *run;
     }
 
-    std::vector<RunState> visible_in_hook;  // guarded by finished_mutex
+    std::vector<RunState> visible_in_hook;   // guarded by finished_mutex
+    std::vector<RunState> started_in_hook;   // guarded by finished_mutex
+    std::vector<RunState> visible_at_start;  // guarded by finished_mutex
+    // What a test does while a run's start is being journaled; set while no run is queued.
+    std::function<void(const Run&)> while_starting;
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
     task::TaskState host_state{facts};
@@ -262,4 +276,37 @@ TEST_CASE("the finished hook (metrics, journal) runs before the run is seen fini
     std::lock_guard<std::mutex> lock(fixture.finished_mutex);
     REQUIRE(fixture.visible_in_hook.size() == 1);
     CHECK(fixture.visible_in_hook[0] == RunState::running);
+}
+
+TEST_CASE("the started hook (journal) runs before anyone can see the run running") {
+    RunnerFixture fixture;
+    auto submitted = fixture.runner->submit("light", {{"value", 3}}, "api");
+    REQUIRE(submitted.ok());
+    fixture.quick->release();
+    CHECK(fixture.finished_run(submitted->id).state == RunState::succeeded);
+    std::lock_guard<std::mutex> lock(fixture.finished_mutex);
+    REQUIRE(fixture.started_in_hook.size() == 1);
+    CHECK(fixture.started_in_hook[0] == RunState::running);  // what the journal records
+    REQUIRE(fixture.visible_at_start.size() == 1);
+    CHECK(fixture.visible_at_start[0] == RunState::queued);  // what readers saw meanwhile
+}
+
+TEST_CASE("a run cancelled while its start is journaled ends cancelled, never running on") {
+    RunnerFixture fixture;
+    std::optional<Result<Run>> cancelled;
+    fixture.while_starting = [&](const Run& run) { cancelled = fixture.runner->cancel(run.id); };
+    // It blocks until released or stopped: only the cancel can end it.
+    auto submitted = fixture.runner->submit("measure", {{"block", true}}, "api");
+    REQUIRE(submitted.ok());
+    const Run finished = fixture.finished_run(submitted->id);
+    CHECK(finished.state == RunState::cancelled);
+    CHECK(finished.started_at.has_value());
+    REQUIRE(cancelled.has_value());
+    CHECK(cancelled->ok());
+    CHECK(fixture.runner->running_count() == 0);
+    // The exclusive slot is free again: another measuring run starts and finishes.
+    fixture.while_starting = nullptr;
+    auto next = fixture.runner->submit("measure", {{"value", 2}}, "api");
+    REQUIRE(next.ok());
+    CHECK(fixture.finished_run(next->id).state == RunState::succeeded);
 }
