@@ -148,6 +148,18 @@ void add_vary(httplib::Response& response, std::string_view token) {
     response.set_header("Vary", vary);
 }
 
+// `bytes` as the answer's body, sent as they are; `owner` (null for static storage) keeps them
+// alive until cpp-httplib has sent them.
+void provide_bytes(httplib::Response& response, std::string_view bytes,
+                   const std::string& content_type, std::shared_ptr<const std::string> owner) {
+    response.set_content_provider(
+        bytes.size(), content_type,
+        [bytes, owner = std::move(owner)](size_t offset, size_t length, httplib::DataSink& sink) {
+            if (offset >= bytes.size()) return false;
+            return sink.write(bytes.data() + offset, std::min(length, bytes.size() - offset));
+        });
+}
+
 // Every body is handed to cpp-httplib as a content provider, which it sends as it is: no
 // copy, and no compression of its own (answer_compression.hpp says why). A body made at
 // request time is moved, not copied (a listing can be hundreds of KiB), and gzip-compressed
@@ -157,12 +169,7 @@ void send_reply(const httplib::Request& request, Reply reply, httplib::Response&
     for (const auto& [name, value] : reply.headers)
         response.set_header(name, value);
     if (!reply.static_body.empty()) {
-        response.set_content_provider(
-            reply.static_body.size(), reply.content_type,
-            [bytes = reply.static_body](size_t offset, size_t length, httplib::DataSink& sink) {
-                if (offset >= bytes.size()) return false;
-                return sink.write(bytes.data() + offset, std::min(length, bytes.size() - offset));
-            });
+        provide_bytes(response, reply.static_body, reply.content_type, nullptr);
         return;
     }
     if (reply.body.empty()) {
@@ -180,12 +187,7 @@ void send_reply(const httplib::Request& request, Reply reply, httplib::Response&
         }
     }
     auto body = std::make_shared<const std::string>(std::move(reply.body));
-    response.set_content_provider(body->size(), reply.content_type,
-                                  [body](size_t offset, size_t length, httplib::DataSink& sink) {
-                                      if (offset >= body->size()) return false;
-                                      return sink.write(body->data() + offset,
-                                                        std::min(length, body->size() - offset));
-                                  });
+    provide_bytes(response, *body, reply.content_type, body);
 }
 
 // Whether a handler has already put an answer in `response` (a body, or a content provider).
