@@ -14,5 +14,7 @@ flock 9
 # that record means the installed packages are stale. puppeteer-core downloads nothing: the
 # browser is Debian's chromium.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --silent
+  # No package may fetch a browser (puppeteer, which @axe-core/puppeteer names) or phone home
+  # (Spectral's @scarf/scarf): npm 11 skips their install scripts, older npm would run them.
+  PUPPETEER_SKIP_DOWNLOAD=1 SCARF_ANALYTICS=false npm ci --no-audit --no-fund --silent
 fi
