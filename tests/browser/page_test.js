@@ -350,19 +350,35 @@ testCase('two cipher runs compared on one chart', async ({ browser, main, contex
   await closePage(session, 'compare');
 });
 
-testCase('screenshots at 1920 and 375 px', async ({ browser, main, context }) => {
-  for (const width of [1920, 375]) {
-    const session = await openPage(browser, main, { width });
-    const { page } = session;
-    await loaded(page);
-    if (context.cipherRun) {
-      await page.evaluate((id) => { location.hash = `#run/${id}`; }, context.cipherRun);
-      await page.waitForSelector('figure[data-chart="cipher-throughput"] canvas', { timeout: WAIT_MS });
+testCase('screenshots at 1920 and 375 px; the runs table fits its card at 1920 px and scrolls in a named region at 375 px', async ({ browser, main, context }) => {
+  // A running run shows the widest row: a progress bar and a Cancel button.
+  const running = await (await fetch(`${main}/v1/runs`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ probe: 'cipher', params: { ciphers: ['aes-128-gcm'], block_sizes: [16], seconds: 60 } }) })).json();
+  try {
+    for (const width of [1920, 375]) {
+      const session = await openPage(browser, main, { width });
+      const { page } = session;
+      await loaded(page);
+      if (context.cipherRun) {
+        await page.evaluate((id) => { location.hash = `#run/${id}`; }, context.cipherRun);
+        await page.waitForSelector('figure[data-chart="cipher-throughput"] canvas', { timeout: WAIT_MS });
+      }
+      await page.waitForSelector(`#runs-table tr[data-run-id="${running.id}"] button[data-action="cancel"]`, { timeout: WAIT_MS });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      check(overflow <= 0, `${width} px: the page is ${overflow} px wider than the window`);
+      const table = await page.$eval('#runs .table-wrap', (wrap) => ({
+        scroll: wrap.scrollWidth, width: wrap.clientWidth, tabindex: wrap.getAttribute('tabindex'), role: wrap.getAttribute('role'),
+        name: document.getElementById(wrap.getAttribute('aria-labelledby') || '')?.textContent,
+        inCard: wrap.getBoundingClientRect().right <= wrap.closest('.card').getBoundingClientRect().right,
+      }));
+      check(table.inCard, `${width} px: the runs table's box leaves its card`);
+      if (width === 1920) check(table.scroll <= table.width, `1920 px: the runs table is ${table.scroll} px wide in ${table.width} px`);
+      else check(table.role === 'region' && table.tabindex === '0' && table.name === 'Runs', `the runs table's scrolling box ${JSON.stringify(table)}`);
+      await page.screenshot({ path: path.join(outputDir, `page-${width}.png`), fullPage: true });
+      await closePage(session, `screenshot ${width}`);
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    check(overflow <= 0, `${width} px: the page is ${overflow} px wider than the window`);
-    await page.screenshot({ path: path.join(outputDir, `page-${width}.png`), fullPage: true });
-    await closePage(session, `screenshot ${width}`);
+  } finally {
+    await fetch(`${main}/v1/runs/${running.id}`, { method: 'DELETE' });
   }
 });
 
