@@ -96,9 +96,19 @@ std::optional<Reply> check_transfer_coding(const httplib::Request& request) {
                        "not accepted");
 }
 
+// Sec-Fetch-Site as sent: each field on its own, so that two cannot hide one in a list.
+std::optional<AccessDenial> check_fetch_sites(const httplib::Request& request) {
+    const auto [first, last] = request.headers.equal_range("Sec-Fetch-Site");
+    for (auto field = first; field != last; ++field) {
+        if (auto denial = check_fetch_site(request.method, field->second)) return denial;
+    }
+    return std::nullopt;
+}
+
 std::optional<Reply> check_who(const httplib::Request& request, const AccessPolicy& access) {
     const std::string host = request.get_header_value("Host");
     auto denial = check_origin(request.method, host, request.get_header_value("Origin"));
+    if (!denial) denial = check_fetch_sites(request);
     if (!denial) {
         denial = check_access(access, request.method, request.path, request.remote_addr,
                               request.get_header_value("Authorization"), host,

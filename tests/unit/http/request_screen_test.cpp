@@ -153,3 +153,31 @@ TEST_CASE("transfer codings: chunked alone is 411, others 501, without chunked l
                                           {"Transfer-Encoding", "gzip"},
                                           {"Transfer-Encoding", "chunked"}})) == 501);
 }
+
+TEST_CASE("a mutation a browser marks as cross-site or same-site is 403, token or not") {
+    for (const char* site : {"cross-site", "same-site", "Cross-Site", "bogus"}) {
+        CAPTURE(site);
+        CHECK(status_of(request_with("POST", {{"Host", "127.0.0.1:9740"},
+                                              {"Content-Length", "2"},
+                                              {"Sec-Fetch-Site", site}})) == 403);
+        CHECK(status_of(request_with(
+                  "DELETE", {{"Host", "127.0.0.1:9740"}, {"Sec-Fetch-Site", site}})) == 403);
+        CHECK(status_of(request_with("GET",
+                                     {{"Host", "127.0.0.1:9740"}, {"Sec-Fetch-Site", site}})) == 0);
+    }
+    CHECK(status_of(request_with("POST", {{"Host", "127.0.0.1:9740"},
+                                          {"Sec-Fetch-Site", "same-origin"},
+                                          {"Sec-Fetch-Site", "cross-site"}})) == 403);
+    for (const char* site : {"same-origin", "none"}) {
+        CAPTURE(site);
+        CHECK(status_of(request_with("POST", {{"Host", "127.0.0.1:9740"},
+                                              {"Content-Length", "2"},
+                                              {"Sec-Fetch-Site", site}})) == 0);
+    }
+    ScreenRules with_token;
+    with_token.access.token = "secret";
+    CHECK(status_of(request_with("POST", {{"Host", "127.0.0.1:9740"},
+                                          {"Authorization", "Bearer secret"},
+                                          {"Sec-Fetch-Site", "cross-site"}}),
+                    with_token) == 403);
+}
