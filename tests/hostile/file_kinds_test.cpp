@@ -18,6 +18,7 @@
 #include "support/daemon.hpp"
 #include "support/paths.hpp"
 #include "support/process.hpp"
+#include "support/skip.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe::testing;
@@ -198,4 +199,34 @@ TEST_CASE("the daemon starts on a --sysroot whose /proc/cpuinfo is a FIFO nobody
     auto host = daemon.client().Get("/v1/host");
     REQUIRE(host);
     CHECK(host->status == 200);
+}
+
+TEST_CASE("--token-file and --params-file the agent may not read: exit 2, Permission denied") {
+    TempTree files;
+    files.write("token", "secret-token\n").write("params.json", "{}\n");
+    for (const char* name : {"token", "params.json"})
+        std::filesystem::permissions(files.root() + "/" + name, std::filesystem::perms::none);
+    // Mode 000 stops no read by root: as root, the agent runs as nobody.
+    std::string program = binary();
+    std::vector<std::string> prefix;
+    if (::geteuid() == 0) {
+        if (!std::filesystem::exists("/usr/bin/setpriv"))
+            SKIP_TEST("running as root without /usr/bin/setpriv to drop privileges");
+        std::filesystem::permissions(
+            files.root(), std::filesystem::perms::owner_all | std::filesystem::perms::others_exec);
+        program = "/usr/bin/setpriv";
+        prefix = {"--reuid=65534", "--regid=65534", "--clear-groups", binary()};
+    }
+    for (const auto& [option, name] :
+         {std::pair{"--token-file", "token"}, std::pair{"--params-file", "params.json"}}) {
+        CAPTURE(option);
+        std::vector<std::string> args = prefix;
+        const std::string path = files.root() + "/" + name;
+        args.insert(args.end(), {"serve", "--listen", "127.0.0.1:0", option, path});
+        const auto refused = run_to_end(program, args, {}, 15s);
+        CAPTURE(refused.errors);
+        CHECK(refused.status.code == 2);
+        CHECK(refused.errors.find(std::string(option) + ": cannot read " + path +
+                                  ": Permission denied") != std::string::npos);
+    }
 }
