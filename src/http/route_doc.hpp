@@ -31,6 +31,8 @@ struct ResponseDoc {
 };
 
 struct RouteDoc {
+    // The group the operation is listed under: one of the tags api/openapi.cpp describes.
+    std::string tag;
     std::string summary;
     std::vector<QueryParamDoc> query;
     std::string request_body;  // a name in components/schemas; empty: the route reads no body
