@@ -201,6 +201,7 @@ json operation_object(const http::Router::RouteInfo& route) {
     if (!doc.request_body.empty()) {
         object["requestBody"] = {
             {"required", true},
+            {"description", doc.request_body_description},
             {"content",
              {{"application/json", {{"schema", {{"$ref", schema_ref(doc.request_body)}}}}}}}};
     }

@@ -51,19 +51,22 @@ json health_schema() {
 }
 
 // GET /v1/host: the answer read off examples of it (core/json_shape): empty facts with no
-// reading yet, and populated facts, throttling, reading and rates of an x86 and an ARM task
-// (the ARM one's readings without their optional parts).
+// reading yet; facts, throttling, reading and rates of an x86 and an ARM task with every member
+// set; and an ARM task with every optional member unset.
 json host_schema() {
-    std::vector<json> examples = {
-        host_answer_json(task::TaskFacts{}, std::nullopt, host::LiveReading{}, std::nullopt)};
     using host::ExampleArchitecture;
     using host::ExampleFill;
-    for (const auto& [architecture, fill] :
-         {std::pair{ExampleArchitecture::x86, ExampleFill::full},
-          std::pair{ExampleArchitecture::arm, ExampleFill::sparse}})
-        examples.push_back(
-            host_answer_json(task::example_task_facts(architecture), host::example_throttling(),
-                             host::example_live_reading(fill), host::example_live_rates(fill)));
+    std::vector<json> examples = {
+        host_answer_json(task::TaskFacts{}, std::nullopt, host::LiveReading{}, std::nullopt)};
+    for (const auto architecture : {ExampleArchitecture::x86, ExampleArchitecture::arm}) {
+        examples.push_back(host_answer_json(task::example_task_facts(architecture),
+                                            host::example_throttling(),
+                                            host::example_live_reading(ExampleFill::full),
+                                            host::example_live_rates(ExampleFill::full)));
+    }
+    examples.push_back(host_answer_json(task::example_sparse_task_facts(), std::nullopt,
+                                        host::example_live_reading(ExampleFill::sparse),
+                                        host::example_live_rates(ExampleFill::sparse)));
     return schema_of_examples(examples, ShapeHints{.maps = {"live.memory.events_total"}});
 }
 
@@ -84,6 +87,9 @@ json index_schema() {
 
 // One entry of ParamTable::describe().
 json param_description_schema() {
+    const auto largest = static_cast<int64_t>(runs::kLargestParamInteger);
+    const json param_integer = {
+        {"type", "integer"}, {"format", "int64"}, {"minimum", -largest}, {"maximum", largest}};
     json types = json::array();
     for (int type = 0; type <= static_cast<int>(runs::ParamType::byte_size); ++type)
         types.push_back(runs::to_string(static_cast<runs::ParamType>(type)));
@@ -93,8 +99,13 @@ json param_description_schema() {
              {{"name", {{"type", "string"}}},
               {"type", {{"enum", types}}},
               {"default",
-               {{"type", {"integer", "number", "string", "boolean", "array"}},
-                {"items", {{"type", {"integer", "string"}}}}}},
+               {{"anyOf",
+                 {param_integer,
+                  {{"type", "number"}},
+                  {{"type", "string"}},
+                  {{"type", "boolean"}},
+                  {{"type", "array"},
+                   {"items", {{"anyOf", {param_integer, {{"type", "string"}}}}}}}}}}},
               {"description", {{"type", "string"}}},
               {"min", {{"type", "number"}}},
               {"max", {{"type", "number"}}},

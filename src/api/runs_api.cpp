@@ -8,6 +8,7 @@
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/untrusted_json.hpp"
+#include "http/http_server.hpp"
 
 namespace hostprobe::api {
 
@@ -227,6 +228,12 @@ http::RouteDoc create_run_doc(const RunsApiContext& context) {
                    "seconds to hold the answer until the run ends (200 if it did, else 202)",
                    {{"type", "number"}, {"minimum", 0}, {"maximum", context.max_wait_seconds}}}},
         .request_body = "RunRequest",
+        .request_body_description =
+            "at most --max-body-bytes (default " +
+            std::to_string(http::ServerOptions{}.max_body_bytes) +
+            " bytes; a larger one is refused with 413 before it is read), " +
+            std::to_string(kRunRequestLimits.max_depth) + " levels deep and " +
+            std::to_string(kRunRequestLimits.max_values) + " values",
         .responses = {run_doc(http::kOk, "the run, finished within ?wait"),
                       run_doc(http::kAccepted, "the run, queued or running"),
                       http::error_doc(400, "the body or a parameter is not valid"),

@@ -92,6 +92,21 @@ HostFacts example_host_facts(ExampleArchitecture architecture) {
     return facts;
 }
 
+HostFacts example_sparse_host_facts() {
+    HostFacts facts = example_host_facts(ExampleArchitecture::arm);
+    facts.op_modes.reset();
+    facts.byte_order.reset();
+    const CpuType& full = facts.cpu_types[0];
+    facts.cpu_types[0] = CpuType{.flags = full.flags,
+                                 .arm = ArmIdentity{.implementer = 0x41},
+                                 .cpus = full.cpus,
+                                 .topology = full.topology};
+    facts.hypervisor = HypervisorFacts{.evidence = {"evidence"}};
+    facts.cgroup = CgroupFacts{.warnings = {"a warning"}};
+    facts.guess = HostGuess{.ec2_families = {"m6a"}, .notes = {"a note"}};
+    return facts;
+}
+
 LiveReading example_live_reading(ExampleFill fill) {
     const bool full = fill == ExampleFill::full;
     const PressureTotals pressure_totals =

@@ -22,6 +22,8 @@ ThrottlingCounters example_throttling();
 OpensslCpu example_openssl_cpu(ExampleArchitecture architecture);
 // x86 writes family, model and stepping as numbers, ARM as text and adds "arm".
 HostFacts example_host_facts(ExampleArchitecture architecture);
+// ARM's facts with every optional member unset (null in the JSON), lists keeping an entry.
+HostFacts example_sparse_host_facts();
 // Every member set (full), or the optional members inside each part unset.
 enum class ExampleFill { full, sparse };
 LiveReading example_live_reading(ExampleFill fill);

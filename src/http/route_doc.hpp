@@ -36,6 +36,7 @@ struct RouteDoc {
     std::string summary;
     std::vector<QueryParamDoc> query;
     std::string request_body;  // a name in components/schemas; empty: the route reads no body
+    std::string request_body_description;  // the bounds the handler puts on it
     std::vector<ResponseDoc> responses;
 };
 

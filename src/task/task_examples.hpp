@@ -7,6 +7,8 @@
 
 namespace hostprobe::task {
 
+// Populated facts with every member set (full) or with every optional one unset (sparse: ARM's).
 TaskFacts example_task_facts(host::ExampleArchitecture architecture);
+TaskFacts example_sparse_task_facts();
 
 }  // namespace hostprobe::task

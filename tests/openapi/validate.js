@@ -53,6 +53,20 @@ function closedCopy(document) {
   return copy;
 }
 
+// Whether an error comes from the schema of the probe the run it is in belongs to, not from
+// another branch of the oneOf over the probes (those complain of every member).
+function ofItsOwnProbe(error, value) {
+  const schemaProbe = /\/components\/schemas\/[A-Za-z]+\.([a-z0-9_]+)\//.exec(error.schemaPath);
+  if (!schemaProbe) return true;
+  let at = value;
+  let probe = null;
+  for (const key of error.instancePath.split('/').slice(1)) {
+    if (at && typeof at === 'object' && typeof at.probe === 'string') probe = at.probe;
+    at = at && typeof at === 'object' ? at[key] : undefined;
+  }
+  return probe === null || probe === schemaProbe[1];
+}
+
 function newAjv(document) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -165,7 +179,7 @@ class Contract {
     const closed = this.schemaValidator(media.schema, this.closedAjv);
     if (!closed(value)) {
       const members = [...new Set(closed.errors
-        .filter((e) => e.keyword === 'additionalProperties')
+        .filter((e) => e.keyword === 'additionalProperties' && ofItsOwnProbe(e, value))
         .map((e) => `${e.instancePath}/${e.params.additionalProperty}`))];
       const reasons = members.length ? members
         : [...new Set(closed.errors.map((e) => `${e.instancePath} ${e.message}`))];

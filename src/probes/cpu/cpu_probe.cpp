@@ -19,7 +19,8 @@ Result<CpuResult> CpuProbe::measure(const runs::ProbeContext& context,
 
 std::vector<CpuResult> CpuProbe::result_examples() const {
     return {CpuResult{}, CpuResult{host::example_host_facts(host::ExampleArchitecture::x86)},
-            CpuResult{host::example_host_facts(host::ExampleArchitecture::arm)}};
+            CpuResult{host::example_host_facts(host::ExampleArchitecture::arm)},
+            CpuResult{host::example_sparse_host_facts()}};
 }
 
 std::string CpuProbe::text_report(const CpuResult& result) const {
