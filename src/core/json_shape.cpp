@@ -144,8 +144,8 @@ json shape_of(const std::vector<const json*>& examples, const std::string& path,
         schema["maximum"] = kInt64Max;
     }
     if (seen.boolean) types.push_back("boolean");
-    if (types.empty()) return json::object();  // only ever null: nothing is known
     if (seen.null) types.push_back("null");
+    if (types.empty()) return json::object();  // no example reached this spot
     schema["type"] = types.size() == 1 ? types[0] : types;
     return schema;
 }
@@ -159,11 +159,12 @@ bool has_type(const json& schema, const char* type) {
 
 void find_gaps(const json& schema, const std::string& path, std::vector<std::string>& gaps) {
     if (!schema.is_object()) return;
-    if (schema.empty()) gaps.push_back(path + ": nothing is known (only ever null?)");
+    if (schema.empty()) gaps.push_back(path + ": nothing is known");
     if (has_type(schema, "array")) {
         if (!schema.contains("items") || schema["items"].empty())
             gaps.push_back(path + ": a list without items (only ever empty?)");
-        if (schema.contains("items")) find_gaps(schema["items"], path + "[]", gaps);
+        if (schema.contains("items") && !schema["items"].empty())
+            find_gaps(schema["items"], path + "[]", gaps);
     }
     if (has_type(schema, "object") && !schema.contains("properties") &&
         !schema.contains("additionalProperties"))

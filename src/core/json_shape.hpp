@@ -24,13 +24,14 @@ struct ShapeHints {
 const char* json_schema_type(const nlohmann::json& value);
 
 // The schema every example satisfies. Integers are int64 (those never negative in any example
-// with minimum 0), as nlohmann writes C++ integers; a spot only ever null, or a list only ever
-// empty, is left untyped ({}), which schema_gaps() reports.
+// with minimum 0), as nlohmann writes C++ integers. A spot only ever null is {"type": "null"}
+// (the cpu probe's "ecs": so the examples must set every optional member); a list only ever
+// empty has untyped items ({}), which schema_gaps() reports.
 nlohmann::json schema_of_examples(const std::vector<nlohmann::json>& examples,
                                   const ShapeHints& hints = {});
 
-// Where a schema says nothing: "{}" members, lists without items, objects without properties or
-// a value schema. Empty when the examples typed every spot.
+// Where a schema says nothing, each as "<path>: <why>": "{}" members, lists without items,
+// objects without properties or a value schema. Empty when the examples typed every spot.
 std::vector<std::string> schema_gaps(const nlohmann::json& schema);
 
 }  // namespace hostprobe

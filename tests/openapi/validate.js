@@ -284,6 +284,8 @@ async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
      { probe: 'cipher', params: { seconds: 100000 } }, 400],
     ['an empty list', 'POST', '/v1/runs', { probe: 'cipher', params: { block_sizes: [] } }, 400],
     ['an unknown member', 'POST', '/v1/runs', { probe: 'cpu', extra: true }, 400],
+    ['a directory holding a NUL', 'POST', '/v1/runs',
+     { probe: 'disk', params: { ...params.disk, directory: allowed + '\u0000x' } }, 400],
     ['a size that is no size', 'POST', '/v1/runs',
      { probe: 'disk', params: { directory: allowed, size: 'big' } }, 400],
     ['malformed JSON', 'POST', '/v1/runs', '{"probe": "cpu",', 400],
