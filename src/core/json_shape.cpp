@@ -14,7 +14,7 @@ using nlohmann::json;
 constexpr int64_t kInt64Min = std::numeric_limits<int64_t>::min();
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
-bool all_digits(const std::string& key) {
+bool is_decimal_key(const std::string& key) {
     return !key.empty() &&
            std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -107,7 +107,7 @@ json object_shape(const std::vector<const json*>& objects, const std::string& pa
     for (const json* object : objects) {
         for (const auto& [key, value] : object->items()) {
             any_key = true;
-            numeric_keys = numeric_keys && all_digits(key);
+            numeric_keys = numeric_keys && is_decimal_key(key);
         }
     }
     json schema = json::object();
