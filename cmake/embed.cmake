@@ -7,11 +7,19 @@
 # FUNCTION()` (declared in HEADER): each file's path relative to the folder, its Content-Type
 # from its extension (an unknown extension stops the build), an ETag from a hash of its bytes,
 # and a gzip copy made here, kept when it is smaller. Names starting with "." are left out.
+# Anything but a regular file of at most EMBED_MAX_FILE_BYTES stops the build with its name.
 #   cmake -DFOLDER=dir -DOUTPUT=file.cpp -DHEADER=api/x.hpp -DNAMESPACE=ns -DFUNCTION=name
 #         -DSCRATCH=dir -P embed.cmake
 cmake_minimum_required(VERSION 3.20)
 
 function(embed_text_file)
+  if(IS_DIRECTORY "${INPUT}")
+    message(FATAL_ERROR "${INPUT}: a directory, not a file to embed")
+  endif()
+  execute_process(COMMAND test -f "${INPUT}" RESULT_VARIABLE not_regular)
+  if(NOT not_regular EQUAL 0)
+    message(FATAL_ERROR "${INPUT}: missing or not a regular file (a FIFO, a device, a socket)")
+  endif()
   file(READ "${INPUT}" content)
   string(FIND "${content}" ")hostprobe_embed\"" clash)
   if(NOT clash EQUAL -1)
@@ -49,6 +57,33 @@ function(embed_content_type path out)
   set(${out} "${types_${extension}}" PARENT_SCOPE)
 endfunction()
 
+# The largest file the page may hold: each is compiled in as hex and served from memory.
+set(EMBED_MAX_FILE_BYTES 4194304)
+
+# Only a regular file of a bounded size is read. A symbolic link (to a directory, to nothing, to
+# /dev/zero or to any file of the build machine), a FIFO (whose read would wait forever), a
+# device or a socket stops the build with its name. An unreadable file stops it too, where
+# file(SHA256) fails to read it ("Permission denied").
+function(embed_check_regular_file path)
+  set(full "${FOLDER}/${path}")
+  if(IS_SYMLINK "${full}")
+    message(FATAL_ERROR "${full}: a symbolic link; only regular files are embedded in the page")
+  endif()
+  file(SIZE "${full}" size)
+  if(size EQUAL 0)
+    # FIFOs, devices and sockets report size 0; CMake cannot tell them apart, test(1) can.
+    execute_process(COMMAND test -f "${full}" RESULT_VARIABLE not_regular)
+    if(NOT not_regular EQUAL 0)
+      message(FATAL_ERROR "${full}: not a regular file (a FIFO, a device or a socket); only "
+                          "regular files are embedded in the page")
+    endif()
+  endif()
+  if(size GREATER EMBED_MAX_FILE_BYTES)
+    message(FATAL_ERROR "${full}: ${size} bytes, more than the ${EMBED_MAX_FILE_BYTES} a file "
+                        "of the page may have (EMBED_MAX_FILE_BYTES in cmake/embed.cmake)")
+  endif()
+endfunction()
+
 # Bytes as the body of a C++ string literal: "\x3c\x21..." in lines of 32 bytes.
 function(embed_escaped_bytes hex out)
   string(REPEAT ".." 32 line)
@@ -74,6 +109,7 @@ function(embed_folder)
       message(FATAL_ERROR "${FOLDER}/${path}: a served file's name may hold only letters, "
                           "digits, '.', '_', '-' and '/'")
     endif()
+    embed_check_regular_file("${path}")
     embed_content_type("${path}" content_type)
     file(SHA256 "${FOLDER}/${path}" hash)
     string(SUBSTRING "${hash}" 0 20 tag)

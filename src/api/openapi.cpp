@@ -135,10 +135,12 @@ std::vector<http::ResponseDoc> errors_on_the_way_in(const std::string& method, b
         http::error_doc(400, "malformed request: a header, a query parameter or the body"),
         http::error_doc(408, "the request did not arrive whole within --request-timeout"),
         http::error_doc(411, "a chunked body; send Content-Length"),
+        http::error_doc(415, "a compressed body (Content-Encoding other than identity)"),
         http::error_doc(413, "the body is over --max-body-bytes"),
         http::error_doc(414, "the request target is too long"),
         http::error_doc(431, "the headers are too large"),
-        http::error_doc(500, "internal error")};
+        http::error_doc(500, "internal error"),
+        http::error_doc(501, "a transfer coding other than chunked")};
     if (secured) {
         http::ResponseDoc unauthorized =
             http::error_doc(401, "the bearer token is missing or not valid");

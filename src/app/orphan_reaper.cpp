@@ -14,7 +14,10 @@ std::vector<pid_t> children_from_stat() {
     std::vector<pid_t> children;
     const pid_t self = getpid();
     std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    // increment(error), not ++: a range-for's ++ throws when a read of the directory fails.
+    for (auto it = std::filesystem::directory_iterator("/proc", error);
+         !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+        const auto& entry = *it;
         const std::string name = entry.path().filename().string();
         if (name.find_first_not_of("0123456789") != std::string::npos) continue;
         std::ifstream stat(entry.path() / "stat");
@@ -37,8 +40,9 @@ std::vector<pid_t> current_children() {
     std::vector<pid_t> children;
     std::error_code error;
     bool listed = false;
-    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", error)) {
-        std::ifstream list(task.path() / "children");
+    for (auto it = std::filesystem::directory_iterator("/proc/self/task", error);
+         !error && it != std::filesystem::directory_iterator(); it.increment(error)) {
+        std::ifstream list(it->path() / "children");
         if (!list) continue;
         listed = true;
         pid_t pid = 0;

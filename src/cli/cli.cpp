@@ -4,9 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <thread>
 
 #include "app/serve.hpp"
@@ -19,6 +17,7 @@
 #include "cli/survey_command.hpp"
 #include "core/build_info.hpp"
 #include "core/json_text.hpp"
+#include "core/regular_file.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
 #include "host/host_facts.hpp"
@@ -32,6 +31,10 @@
 namespace hostprobe::cli {
 
 namespace {
+
+// A token is a line of text; a certificate chain or key, a few KiB of PEM. Read at most this.
+constexpr size_t kMaxTokenFileBytes = 64 * 1024;
+constexpr size_t kMaxPemFileBytes = 1024 * 1024;
 
 const char* kTopUsage =
     "Usage: hostprobe <command> [options]\n"
@@ -177,13 +180,11 @@ Result<http::AccessPolicy> access_policy(const ParsedOptions& options) {
         return make_error(ErrorCode::invalid_argument,
                           "give --token-file or HOSTPROBE_TOKEN, not both");
     if (options.has("token-file")) {
-        std::ifstream in(options.get("token-file"));
-        if (!in)
+        auto text = core::read_regular_file(options.get("token-file"), kMaxTokenFileBytes);
+        if (!text)
             return make_error(ErrorCode::invalid_argument,
-                              "--token-file: cannot read " + options.get("token-file"));
-        std::stringstream text;
-        text << in.rdbuf();
-        auto token = parse_bearer_token(text.str(), "--token-file " + options.get("token-file"));
+                              "--token-file: cannot read " + text.error().message);
+        auto token = parse_bearer_token(*text, "--token-file " + options.get("token-file"));
         if (!token) return token.error();
         policy.token = *token;
     } else if (options.has("token")) {
@@ -232,10 +233,13 @@ int run_serve_command(const std::vector<std::string>& args, const EnvironmentLoo
     config.state_dir = options->get("state-dir");
     if (options->has("tls-cert") != options->has("tls-key"))
         return usage_error(parser, "--tls-cert and --tls-key go together");
+    // Checked here, as regular files of a bounded size, because OpenSSL would wait forever
+    // on a FIFO and read /dev/zero to its end.
     for (const char* name : {"tls-cert", "tls-key"}) {
-        if (options->has(name) && !std::ifstream(options->get(name)))
+        if (!options->has(name)) continue;
+        if (auto pem = core::read_regular_file(options->get(name), kMaxPemFileBytes); !pem)
             return usage_error(parser,
-                               std::string("--") + name + ": cannot read " + options->get(name));
+                               std::string("--") + name + ": cannot read " + pem.error().message);
     }
     config.tls_cert_file = options->get("tls-cert");
     config.tls_key_file = options->get("tls-key");

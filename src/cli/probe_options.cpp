@@ -1,8 +1,7 @@
 #include "cli/probe_options.hpp"
 
-#include <fstream>
-
 #include "cli/bounded_options.hpp"
+#include "core/regular_file.hpp"
 #include "core/strings.hpp"
 #include "core/sysroot.hpp"
 #include "core/untrusted_json.hpp"
@@ -56,20 +55,13 @@ Result<nlohmann::json> parse_params(const std::string& text, const std::string& 
     return params;
 }
 
-// At most one byte past the limit is read, so that a huge file (or /dev/zero) is refused
-// without being read whole.
+// A regular file of at most the limit: a directory, a FIFO or /dev/zero is refused before a
+// byte of it is read, a huge file after one byte past the limit.
 Result<nlohmann::json> read_params_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
-    std::string text(kParamsLimits.max_bytes + 1, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad()) return make_error(ErrorCode::invalid_argument, "cannot read " + path);
-    text.resize(static_cast<size_t>(in.gcount()));
-    if (text.size() > kParamsLimits.max_bytes)
-        return make_error(
-            ErrorCode::invalid_argument,
-            path + " is larger than " + std::to_string(kParamsLimits.max_bytes) + " bytes");
-    return parse_params(text, path);
+    auto text = core::read_regular_file(path, kParamsLimits.max_bytes);
+    if (!text)
+        return make_error(ErrorCode::invalid_argument, "cannot read " + text.error().message);
+    return parse_params(*text, path);
 }
 
 // --params or --params-file (not both); an empty object when neither.

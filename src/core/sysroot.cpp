@@ -1,16 +1,12 @@
 #include "core/sysroot.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 
+#include "core/regular_file.hpp"
 #include "core/strings.hpp"
-#include "core/unique_fd.hpp"
 
 namespace hostprobe {
 
@@ -36,34 +32,10 @@ std::string SysRoot::resolve(std::string_view machine_path) const {
     return live_ ? path : prefix_ + path;
 }
 
+// Only a regular file: a directory, FIFO, device or dangling link in a dump is an Error naming
+// it (core/regular_file.hpp), which host facts turn into a warning.
 Result<std::string> SysRoot::read_file(std::string_view machine_path) const {
-    const std::string path = resolve(machine_path);
-    const core::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd) {
-        const int saved = errno;
-        return make_error(saved == ENOENT ? ErrorCode::not_found : ErrorCode::io_error,
-                          std::string(machine_path) + ": " + std::strerror(saved));
-    }
-    std::string content;
-    char buffer[16384];
-    while (true) {
-        ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return make_error(ErrorCode::io_error,
-                              std::string(machine_path) + ": " + std::strerror(errno));
-        }
-        if (n == 0) {
-            return content;
-        }
-        if (content.size() + static_cast<size_t>(n) > kMaxFileBytes) {
-            return make_error(ErrorCode::io_error, std::string(machine_path) + ": larger than " +
-                                                       std::to_string(kMaxFileBytes) + " bytes");
-        }
-        content.append(buffer, static_cast<size_t>(n));
-    }
+    return core::read_regular_file(resolve(machine_path), kMaxFileBytes, machine_path);
 }
 
 Result<std::string> SysRoot::read_line(std::string_view machine_path) const {

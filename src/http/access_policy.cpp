@@ -87,6 +87,17 @@ std::optional<AccessDenial> check_origin(std::string_view method, std::string_vi
                         std::nullopt};
 }
 
+std::optional<AccessDenial> check_fetch_site(std::string_view method,
+                                             std::string_view sec_fetch_site) {
+    const std::string site = to_lower(trim(sec_fetch_site));
+    if (is_read(method) || site.empty() || site == "same-origin" || site == "none")
+        return std::nullopt;
+    return AccessDenial{403,
+                        std::string(method) + " marked Sec-Fetch-Site: " + excerpt(sec_fetch_site) +
+                            " (a page of another origin) is refused",
+                        std::nullopt};
+}
+
 bool equal_in_constant_time(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;  // the token's length is not the secret
     return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;

@@ -58,6 +58,15 @@ bool host_may_vouch_for_peer(const AccessPolicy& policy, std::string_view host);
 std::optional<AccessDenial> check_origin(std::string_view method, std::string_view host,
                                          std::string_view origin);
 
+// Fetch metadata (Sec-Fetch-Site, which browsers add to every request): a mutating request a
+// browser marks as coming from another site, or from another origin of the same site (another
+// port of localhost, a sibling subdomain), is refused, token or not; the agent is its own
+// origin. "same-origin" (the page itself) and "none" (the user's own action) pass, as does a
+// request without the header (curl, scripts, older browsers, whose Origin check_origin judges).
+// Any other value is refused too: a browser sends only those four.
+std::optional<AccessDenial> check_fetch_site(std::string_view method,
+                                             std::string_view sec_fetch_site);
+
 // Compares without an early exit, so response timing does not leak how much of a guess matched.
 bool equal_in_constant_time(std::string_view a, std::string_view b);
 

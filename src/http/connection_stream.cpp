@@ -10,6 +10,7 @@
 
 #include "core/strings.hpp"
 #include "http/reply.hpp"
+#include "http/security_headers.hpp"
 
 namespace hostprobe::http {
 
@@ -36,6 +37,7 @@ bool address_text(const sockaddr_storage& address, socklen_t length, std::string
 
 const char* status_text(int status) {
     switch (status) {
+        case 400: return "Bad Request";
         case 408: return "Request Timeout";
         case 414: return "URI Too Long";
         case 431: return "Request Header Fields Too Large";
@@ -79,8 +81,7 @@ void ConnectionStream::begin_request() {
     request_deadline_ = Clock::now() + limits_.request_timeout;
     line_bytes_ = 0;
     header_bytes_ = 0;
-    current_header_line_ = 0;
-    previous_byte_ = 0;
+    head_syntax_.reset();
     answer_closes_ = false;
 }
 
@@ -128,29 +129,34 @@ ssize_t ConnectionStream::read(char* data, size_t size) {
     return refused_ ? -1 : static_cast<ssize_t>(count);
 }
 
-// Follows the request line and the header lines as cpp-httplib reads them: the head ends
-// with a line that is exactly CRLF (a lone LF does not end it for cpp-httplib either).
+// Follows the request line and the header lines as cpp-httplib reads them, counting them
+// against their bounds and checking their syntax, until the blank line that ends the head.
 void ConnectionStream::watch_head(const char* data, size_t size) {
     for (size_t i = 0; i < size && !refused_; ++i) {
-        const char byte = data[i];
         if (phase_ == Phase::request_line) {
             if (++line_bytes_ > limits_.max_request_line_bytes) {
                 refuse(414, "the request line is over " +
                                 std::to_string(limits_.max_request_line_bytes) + " bytes");
-            } else if (byte == '\n') {
-                phase_ = Phase::headers;
+                return;
             }
         } else if (phase_ == Phase::headers) {
-            ++current_header_line_;
             if (++header_bytes_ > limits_.max_header_bytes + 2) {  // + the blank line
                 refuse(431, "the request's headers are over " +
                                 std::to_string(limits_.max_header_bytes) + " bytes");
-            } else if (byte == '\n') {
-                if (current_header_line_ == 2 && previous_byte_ == '\r') phase_ = Phase::body;
-                current_header_line_ = 0;
+                return;
             }
+        } else {
+            return;  // the body, or an answer: not the head's bytes
         }
-        previous_byte_ = byte;
+        if (auto malformed = head_syntax_.take(data[i])) {
+            refuse(400, *malformed);
+            return;
+        }
+        if (head_syntax_.complete()) {
+            phase_ = Phase::body;
+        } else if (head_syntax_.past_request_line()) {
+            phase_ = Phase::headers;
+        }
     }
 }
 
@@ -159,8 +165,10 @@ void ConnectionStream::refuse(int status, const std::string& message) {
     const Reply reply = error_reply(status, message);
     std::string answer = "HTTP/1.1 " + std::to_string(status) + " " + status_text(status) +
                          "\r\nConnection: close\r\nContent-Type: " + reply.content_type +
-                         "\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\n\r\n" +
-                         reply.body;
+                         "\r\nContent-Length: " + std::to_string(reply.body.size()) + "\r\n";
+    for (const auto& [name, value] : kSecurityHeaders)  // as on every other answer
+        answer.append(name).append(": ").append(value).append("\r\n");
+    answer += "\r\n" + reply.body;
     transport_->send(answer.data(), answer.size(), Clock::now() + limits_.write_timeout);
 }
 

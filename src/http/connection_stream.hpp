@@ -5,7 +5,10 @@
 // the request line's and the header block's size (it reads lines of any length, and any
 // number of them, before a handler sees one), and the time a whole request may take to
 // arrive (a client trickling a byte every few seconds used to hold a thread for as long as
-// it liked). Past a bound the stream answers 414, 431 or 408 itself and closes.
+// it liked). Past a bound the stream answers 414, 431 or 408 itself and closes. And it checks
+// the head's syntax (head_syntax.hpp) before cpp-httplib parses it, since cpp-httplib skips
+// malformed header lines rather than refusing them: a malformed head is answered 400 the same
+// way.
 #pragma once
 
 #include <httplib.h>
@@ -15,6 +18,7 @@
 #include <memory>
 #include <string>
 
+#include "http/head_syntax.hpp"
 #include "http/transport.hpp"
 
 namespace hostprobe::http {
@@ -63,10 +67,9 @@ class ConnectionStream final : public httplib::Stream {
     size_t end_ = 0;
     Phase phase_ = Phase::answer;
     Deadline request_deadline_{};
-    size_t line_bytes_ = 0;           // the request line so far
-    size_t header_bytes_ = 0;         // the header lines so far
-    size_t current_header_line_ = 0;  // bytes of the header line being read
-    char previous_byte_ = 0;
+    size_t line_bytes_ = 0;    // the request line so far
+    size_t header_bytes_ = 0;  // the header lines so far
+    HeadSyntax head_syntax_;
     bool refused_ = false;
     bool answer_closes_ = false;
 };

@@ -1,7 +1,8 @@
 // The checks every request passes before any of its body is read, and before cpp-httplib
 // would send "100 Continue" for it: framing that must be exact (RFC 9112: one numeric
-// Content-Length, one Host, no chunked bodies here, no NUL, CR or LF inside a header value),
-// who may ask (tokens, trusted peers, DNS rebinding, cross-site requests), and the body limit.
+// Content-Length, one Host, no transfer codings here, no NUL, CR or LF inside a header value),
+// who may ask (tokens, trusted peers, DNS rebinding, cross-site requests), no content coding
+// (a compressed body would be inflated past every bound: 415), and the body limit.
 #pragma once
 
 #include <optional>

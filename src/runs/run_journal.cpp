@@ -9,11 +9,12 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
+#include <optional>
 
 #include "core/json_reads.hpp"
 #include "core/json_text.hpp"
+#include "core/regular_file.hpp"
 #include "core/time_format.hpp"
 #include "core/untrusted_json.hpp"
 
@@ -81,15 +82,57 @@ Status sync_directory(const std::string& directory) {
     return Ok{};
 }
 
+// The journal's bytes, read in blocks from its descriptor, at most kMaxJournalFileBytes of them.
+// A read error ends them, kept for the caller: the journal is then not rewritten.
+class JournalBytes {
+  public:
+    JournalBytes(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+    int next() {
+        if (at_ == filled_ && !fill()) return std::char_traits<char>::eof();
+        return static_cast<unsigned char>(buffer_[at_++]);
+    }
+    const std::optional<Error>& error() const { return error_; }
+
+  private:
+    bool fill() {
+        if (error_ || ended_) return false;
+        if (total_ >= kMaxJournalFileBytes) {
+            error_ = make_error(ErrorCode::too_large, name_ + ": grew past " +
+                                                          std::to_string(kMaxJournalFileBytes) +
+                                                          " bytes while it was read");
+            return false;
+        }
+        auto n = core::read_some(fd_, buffer_, sizeof buffer_, name_);
+        if (!n) {
+            error_ = n.error();
+            return false;
+        }
+        ended_ = *n == 0;
+        total_ += *n;
+        at_ = 0;
+        filled_ = *n;
+        return !ended_;
+    }
+
+    int fd_;
+    std::string name_;
+    char buffer_[65536];
+    size_t at_ = 0;
+    size_t filled_ = 0;
+    uint64_t total_ = 0;
+    bool ended_ = false;
+    std::optional<Error> error_;
+};
+
 enum class LineRead { line, too_long, end };
 
 // One line without its '\n', at most `max` bytes: a longer one is read to its end but not
 // kept, so that no line of the file, however long, is held in memory.
-LineRead read_line(std::streambuf& in, std::string& line, size_t max) {
+LineRead read_line(JournalBytes& in, std::string& line, size_t max) {
     line.clear();
     bool too_long = false;
     bool any = false;
-    for (int c = in.sbumpc(); c != std::char_traits<char>::eof(); c = in.sbumpc()) {
+    for (int c = in.next(); c != std::char_traits<char>::eof(); c = in.next()) {
         if (c == '\n') return too_long ? LineRead::too_long : LineRead::line;
         any = true;
         if (line.size() < max) {
@@ -165,7 +208,7 @@ constexpr size_t kMaxInterrupted = 2048;
 
 // Replays the lines: the last "finished" record of each run wins; a "started" one without
 // a finish becomes an interrupted failure.
-void replay_lines(std::streambuf& in, size_t keep, JournalReplay& replay,
+void replay_lines(JournalBytes& in, size_t keep, JournalReplay& replay,
                   std::deque<std::string>& finished_lines) {
     std::map<std::string, Run> started;
     FinishedRuns finished;  // file order, then by creation
@@ -287,9 +330,20 @@ Result<std::unique_ptr<RunJournal>> RunJournal::open(const std::string& director
         return make_error(ErrorCode::io_error, "cannot create the state directory " + directory +
                                                    ": " + error.message());
     std::deque<std::string> finished_lines;
-    {
-        std::ifstream in(directory + "/" + kFileName, std::ios::binary);
-        replay_lines(*in.rdbuf(), keep, replay, finished_lines);
+    const std::string path = directory + "/" + kFileName;
+    // No journal yet is a first start; anything else that cannot be read stops the start
+    // rather than be rewritten as an empty history.
+    auto file = core::open_regular_file(path);
+    if (!file && file.error().code != ErrorCode::not_found) return file.error();
+    if (file) {
+        if (file->size > kMaxJournalFileBytes)
+            return make_error(ErrorCode::too_large,
+                              path + ": " + std::to_string(file->size) + " bytes, more than the " +
+                                  std::to_string(kMaxJournalFileBytes) +
+                                  " a journal may hold; move it away to start");
+        JournalBytes bytes(file->fd.get(), path);
+        replay_lines(bytes, keep, replay, finished_lines);
+        if (bytes.error()) return *bytes.error();
     }
     std::unique_ptr<RunJournal> journal(new RunJournal(directory, keep, std::move(finished_lines)));
     std::lock_guard lock(journal->mutex_);
@@ -342,7 +396,12 @@ Status RunJournal::append(const std::string& line) {
 // A new file beside the old one, synced, then renamed over it: a crash leaves one or the other.
 Status RunJournal::compact() {
     const std::string temporary = path_ + ".tmp";
-    core::UniqueFd fd(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    // Whatever a crash (or anyone) left under the temporary name goes first, and the new file
+    // is made, never opened: a FIFO there would block the open, a symbolic link would send the
+    // journal anywhere.
+    if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) return io_error("unlink " + temporary);
+    core::UniqueFd fd(
+        ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!fd) return io_error("open " + temporary);
     std::string text;
     for (const auto& line : finished_lines_)

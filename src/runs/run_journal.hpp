@@ -3,6 +3,7 @@
 // that was running when the process died is recorded as failed ("interrupted").
 #pragma once
 
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
@@ -26,6 +27,10 @@ inline constexpr size_t kMaxRestoredResultBytes = 1 << 20;  // pretty-printed, a
 inline constexpr size_t kMaxRestoredParamsBytes = 4 * 1024;
 inline constexpr size_t kMaxRestoredNameBytes = 64;  // id, probe, trigger
 inline constexpr size_t kMaxReplayWarnings = 20;     // then one line counts the rest
+// A journal file larger than this stops the start (exit 1) before it is read: read whole, it
+// would hold a start for minutes (a sparse file of a terabyte). The default history of 100 runs
+// writes a few MB at most; only a history of thousands of the largest runs could come near.
+inline constexpr uint64_t kMaxJournalFileBytes = uint64_t{1} << 30;
 
 struct JournalReplay {
     std::vector<Run> finished;          // oldest first, at most `keep`
@@ -37,7 +42,9 @@ class RunJournal {
   public:
     // Creates DIR when needed, replays DIR/runs.jsonl, then rewrites it with the newest `keep`
     // runs. A torn, malformed, too long or too deep line is skipped with a warning naming its
-    // number, never fatal.
+    // number, never fatal. A runs.jsonl that is no regular file (a directory, a FIFO, a device,
+    // a dangling link), larger than kMaxJournalFileBytes or unreadable is an Error: the start
+    // stops and the file is left as it is.
     static Result<std::unique_ptr<RunJournal>> open(const std::string& directory, size_t keep,
                                                     JournalReplay& replay);
     ~RunJournal();

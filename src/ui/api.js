@@ -72,7 +72,9 @@ export async function request(method, path, body) {
   if (!response.ok) {
     const message = payload && typeof payload.error === 'string' ? payload.error : response.statusText;
     const error = new ApiError(response.status, message, response.headers.get('Retry-After'));
-    if (response.status === 401) onUnauthorized(error, Boolean(token));
+    // Only an answer to the token in use now: the page's first requests go out together, and
+    // a late 401 to a token already replaced must not make the page forget the new one.
+    if (response.status === 401 && savedToken() === token) onUnauthorized(error, Boolean(token));
     throw error;
   }
   return payload;

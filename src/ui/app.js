@@ -1,5 +1,6 @@
 // Wires the page: loads the host, the probes and the runs, polls while the page is open, asks
-// for the token when the agent answers 401, and shows the run named in the address's #run/<id>.
+// for the token when the agent answers 401, keeps the headline on the latest cipher run, and
+// shows the run named in the address's #run/<id>.
 
 import { byId, clear } from './dom.js';
 import { get, saveToken, forgetToken, whenUnauthorized } from './api.js';
@@ -7,6 +8,8 @@ import { renderHost, ThrottlingWatch } from './host.js';
 import { renderProbeForms, offerDirectories } from './forms.js';
 import { renderRunsTable, renderRunView, hideRunView, isActive } from './runs.js';
 import { renderHistory } from './history.js';
+import { chartsReady } from './chart.js';
+import { renderHeadlineHost, renderHeadlineRun, latestCipherRun } from './headline.js';
 
 const HOST_EVERY_MS = 5000;
 const RUNS_ACTIVE_EVERY_MS = 500;
@@ -19,7 +22,8 @@ const state = {
   runs: [],
   listedAt: 0,
   viewedKey: '',
-  historyKey: '',
+  historyKey: null,
+  headlineRun: null,
   throttling: new ThrottlingWatch(),
   timers: { host: 0, runs: 0 },
 };
@@ -46,6 +50,7 @@ async function refreshHost() {
   try {
     const host = await get('/v1/host');
     renderHost(host);
+    renderHeadlineHost(host);
     state.throttling.update(host);
     byId('host-status').textContent = '';
   } catch (error) {
@@ -77,13 +82,22 @@ async function refreshView() {
   }
   const key = `${run.id}:${run.state}:${run.progress}`;
   if (key === state.viewedKey) return;
+  if (!isActive(run)) {
+    try {
+      await chartsReady();
+    } catch (error) {
+      showProblem('runs-status', error);
+      return;
+    }
+  }
   state.viewedKey = key;
   renderRunView(run, state.runs, () => refreshRuns({ full: true }));
 }
 
-function refreshHistory() {
+async function refreshHistory() {
   const key = state.runs.filter((run) => run.probe === 'cipher' && run.state === 'succeeded').map((run) => run.id).join(',');
-  if (key === state.historyKey && byId('history-body').childElementCount > 0) return;
+  if (key === state.historyKey) return;
+  if (key !== '') await chartsReady();
   state.historyKey = key;
   renderHistory(state.runs);
 }
@@ -104,18 +118,32 @@ async function fetchRuns() {
   return Array.isArray(answer.runs) ? answer.runs : [];
 }
 
+// The headline's run: the newest succeeded cipher run among those listed, or, when the list is
+// full of other runs, the newest one the agent has (asked only when the whole list was fetched).
+async function refreshHeadlineRun(listedAll) {
+  let run = latestCipherRun(state.runs);
+  if (!run && listedAll && state.runs.length >= RUNS_LISTED) {
+    const answer = await get('/v1/runs?probe=cipher&state=succeeded&limit=1');
+    run = latestCipherRun(Array.isArray(answer.runs) ? answer.runs : []);
+  }
+  if (run || listedAll) state.headlineRun = run;
+  renderHeadlineRun(state.headlineRun);
+}
+
 async function refreshRuns({ full = false } = {}) {
   clearTimeout(state.timers.runs);
   if (state.waitingForToken) return;
   if (full) state.listedAt = 0;
   let active = false;
   try {
+    const listedBefore = state.listedAt;
     state.runs = await fetchRuns();
     active = state.runs.some(isActive);
     renderRunsTable(state.runs, () => refreshRuns({ full: true }));
+    await refreshHeadlineRun(state.listedAt !== listedBefore);
     offerDirectories([...new Set(state.runs.filter((run) => run.state === 'succeeded' && run.params && run.params.directory)
       .map((run) => String(run.params.directory)))].sort());
-    refreshHistory();
+    await refreshHistory();
     await refreshView();
   } catch (error) {
     showProblem('runs-status', error);
@@ -142,9 +170,10 @@ async function loadProbes() {
 async function start() {
   state.waitingForToken = false;
   byId('token').hidden = true;
-  if (!state.loaded) state.loaded = await loadProbes();
+  // All three at once: a first load waits for one round trip to the agent, not three.
+  const [probesLoaded] = await Promise.all([state.loaded ? true : loadProbes(), refreshHost(), refreshRuns()]);
+  state.loaded = probesLoaded;
   if (state.waitingForToken) return;
-  await Promise.all([refreshHost(), refreshRuns()]);
   // Tells a reader (and the browser tests) that the first answers are on the page.
   if (!state.waitingForToken) document.body.dataset.loaded = 'true';
 }

@@ -1,8 +1,39 @@
 // A thin layer over uPlot (the global the vendored iife defines): a captioned figure that
 // follows its container's width, category axes for bar charts, and vertical marks.
 // figure.chart is the uPlot instance, so a test can read what was drawn (data and series).
+// uPlot's script and style are fetched by chartsReady() when the first chart is due, not by
+// index.html: a page with nothing to draw neither waits for them nor downloads them.
 
 import { el } from './dom.js';
+
+const UPLOT_STYLE = '/ui/vendor/uPlot.min.css';
+const UPLOT_SCRIPT = '/ui/vendor/uPlot.iife.min.js';
+
+function loadInHead(element) {
+  return new Promise((resolve, reject) => {
+    element.addEventListener('load', resolve, { once: true });
+    element.addEventListener('error', () => {
+      element.remove();
+      reject(new Error(`The chart library did not load (${element.href || element.src}).`));
+    }, { once: true });
+    document.head.append(element);
+  });
+}
+
+let uplotLoaded = null;
+
+// Resolves once uPlot and its style are in the page (each fetched once); a failure is retried on
+// the next call.
+export function chartsReady() {
+  uplotLoaded ??= Promise.all([
+    loadInHead(el('link', { rel: 'stylesheet', href: UPLOT_STYLE })),
+    loadInHead(el('script', { src: UPLOT_SCRIPT })),
+  ]).catch((error) => {
+    uplotLoaded = null;
+    throw error;
+  });
+  return uplotLoaded;
+}
 
 export const COLORS = ['#1f6feb', '#d1242f', '#1a7f37', '#8250df', '#bc4c00', '#0a7c86', '#6e7781', '#bf3989'];
 

@@ -17,6 +17,12 @@ export function rate(bytesPerSecond) {
   return `${trim(bytesPerSecond / 1e6)} MB/s`;
 }
 
+// A headline rate: GB/s from 1 GB/s up, MB/s below (decimal units, as openssl speed's).
+export function throughput(bytesPerSecond) {
+  if (bytesPerSecond === null || bytesPerSecond === undefined || !Number.isFinite(Number(bytesPerSecond))) return '—';
+  return bytesPerSecond >= 1e9 ? `${trim(bytesPerSecond / 1e9)} GB/s` : rate(bytesPerSecond);
+}
+
 export function nanoseconds(value) {
   if (value === null || value === undefined) return '—';
   if (value >= 1e9) return `${trim(value / 1e9)} s`;

@@ -105,9 +105,6 @@ export function renderHost(host) {
     card.append(el('div', { className: 'warnings', role: 'note' }, el('h3', { text: 'Warnings' }),
       el('ul', {}, warnings.map((warning) => el('li', { text: warning })))));
   }
-  const cpu = host.cpu || {};
-  byId('host-summary').textContent =
-    `${cpu.model_name || 'unknown CPU'} · ${(host.guess || {}).microarchitecture || 'unknown microarchitecture'}`;
 }
 
 // Keeps the first counters seen, so the share shown is the one since the page opened.

@@ -5,20 +5,18 @@
 // Exit status: 0 passed, 1 failed, 77 skipped (no chromium).
 'use strict';
 
-const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
 const zlib = require('node:zlib');
 const puppeteer = require('../js/node_modules/puppeteer-core');
+const { Daemons, WAIT_MS } = require('./daemon.js');
 
 const CHROMIUM = '/usr/bin/chromium';
 const SOURCE_ROOT = path.resolve(__dirname, '../..');
 const FARGATE = path.join(SOURCE_ROOT, 'tests/fixtures/sysroots/fargate-e5-2686v4');
 const TOKEN = 'browser-test-token-7f3a';
 const HOSTILE_MODEL = '<img src=x onerror=alert(1)>';
-const WAIT_MS = 60000;
 
 const [binary, outputDir] = process.argv.slice(2);
 if (!binary || !outputDir) {
@@ -31,34 +29,11 @@ if (!fs.existsSync(CHROMIUM)) {
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'hostprobe-browser-'));
-const daemons = [];
+const daemons = new Daemons(binary, scratch);
+const startDaemon = (...args) => daemons.start(...args);
 
 function check(condition, message) {
   if (!condition) throw new Error(message);
-}
-
-// Starts `hostprobe serve` on a free port and resolves with its base URL once it logs
-// msg=listening address=HOST:PORT.
-function startDaemon(name, args, env = {}) {
-  const stateDir = fs.mkdtempSync(path.join(scratch, `${name}-state-`));
-  const child = spawn(binary, ['serve', '--listen', '127.0.0.1:0', '--state-dir', stateDir, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  daemons.push(child);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name}: no "msg=listening" line within ${WAIT_MS} ms`)), WAIT_MS);
-    child.on('exit', (code) => reject(new Error(`${name}: hostprobe serve exited with ${code}`)));
-    for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        const match = /msg=listening address=(\S+)/.exec(line);
-        if (match) {
-          clearTimeout(timer);
-          resolve(`http://${match[1]}`);
-        }
-      });
-    }
-  });
 }
 
 function copyHostileSysroot() {
@@ -153,6 +128,26 @@ testCase('the host card shows what /v1/host says (fargate-e5-2686v4: quota 0.25,
   check(host.cpu_budget.workers === 1 && shown.workers === '1', `workers shown ${shown.workers}`);
   check(shown['ec2-families'].startsWith('guess: ') && shown['ec2-families'].includes('m4'), `EC2 families ${shown['ec2-families']}`);
   await page.waitForSelector('[data-field="throttled-share"]', { timeout: WAIT_MS });
+  // The headline's first line is the machine, from the same answer; no cipher run yet.
+  const headline = await page.evaluate(() => ({
+    cpu: document.querySelector('[data-field="headline-cpu"]')?.textContent,
+    hypervisor: document.querySelector('[data-field="headline-hypervisor"]')?.textContent,
+    budget: document.querySelector('[data-field="headline-budget"]')?.textContent,
+    budgetLink: document.querySelector('[data-field="headline-budget"] a')?.getAttribute('href'),
+    run: document.querySelector('#headline-run')?.textContent,
+  }));
+  check(headline.cpu === host.cpu.model_name, `headline CPU ${headline.cpu}`);
+  check(headline.hypervisor && host.hypervisor.vendor && headline.hypervisor.startsWith(host.hypervisor.vendor) &&
+    headline.hypervisor.includes(host.hypervisor.platform), `headline hypervisor '${headline.hypervisor}', /v1/host ${JSON.stringify(host.hypervisor)}`);
+  check(headline.budget === `budget ${host.cpu_budget.cores} cores` && headline.budgetLink === '/v1/host#/cpu_budget/cores',
+    `headline budget '${headline.budget}' (${headline.budgetLink}), /v1/host ${host.cpu_budget.cores}`);
+  check(headline.run.startsWith('No cipher run yet'), `headline before any run: '${headline.run}'`);
+  // Every module the page imports is announced in index.html (modulepreload), so the browser
+  // fetches them all at once instead of one import level after another.
+  const preloaded = await page.$$eval('link[rel="modulepreload"]', (links) => links.map((link) => new URL(link.href).pathname).sort());
+  const modules = [...new Set(session.requests.map((request) => new URL(request.url).pathname)
+    .filter((pathname) => /^\/ui\/[a-z_]+\.js$/.test(pathname) && pathname !== '/ui/app.js'))].sort();
+  check(JSON.stringify(preloaded) === JSON.stringify(modules), `modulepreload ${preloaded}, modules fetched ${modules}`);
   const compressed = (await Promise.all(session.pageFiles)).reduce((sum, size) => sum + size, 0);
   check(session.pageFiles.length >= 5 && compressed <= 150 * 1024, `first load: ${session.pageFiles.length} files, ${compressed} bytes gzipped`);
   console.log(`note: first load ${session.pageFiles.length} files, ${(compressed / 1024).toFixed(1)} KiB gzipped`);
@@ -195,6 +190,74 @@ testCase('a cipher run started from the form: the progress bar moves, it succeed
   await page.waitForSelector('figure[data-chart="cipher-history"]', { timeout: WAIT_MS });
   context.cipherRun = id;
   await closePage(session, 'cipher run');
+});
+
+// Reads a displayed rate ("1.23 GB/s", "512 MB/s") back as bytes per second.
+function shownRate(text) {
+  const match = /^([\d,.]+) (GB|MB)\/s$/.exec(text || '');
+  return match ? Number(match[1].replaceAll(',', '')) * (match[2] === 'GB' ? 1e9 : 1e6) : NaN;
+}
+
+function pointerValue(document, pointer) {
+  return pointer.split('/').slice(1).reduce((value, key) => (value === undefined ? undefined : value[key]), document);
+}
+
+async function shownHeadlineRun(page) {
+  return page.evaluate(() => {
+    const field = (name) => document.querySelector(`#headline-run [data-field="${name}"]`);
+    return {
+      cell: field('headline-cell')?.textContent,
+      wall: field('headline-wall')?.textContent,
+      wallLink: field('headline-wall')?.querySelector('a')?.getAttribute('href'),
+      cpu: field('headline-cpu-time')?.textContent,
+      cpuLink: field('headline-cpu-time')?.querySelector('a')?.getAttribute('href'),
+      verdict: field('headline-verdict')?.textContent,
+      run: field('headline-run-link')?.textContent,
+    };
+  });
+}
+
+// The headline's figure is the run's 8 KiB cell of its first cipher at its own thread count:
+// the same two numbers as the run's JSON (within the rounding of three significant digits), and
+// each links to the field it came from.
+function checkHeadlineRun(shown, run, cipher) {
+  const cell = run.result.measurements.find((candidate) => candidate.cipher === cipher && candidate.block_bytes === 8192 &&
+    candidate.threads === run.result.threads);
+  check(cell, `run ${run.id} has no ${cipher} 8 KiB cell`);
+  const index = run.result.measurements.indexOf(cell);
+  check(shown.run === `run ${run.id}`, `headline names ${shown.run}, the latest cipher run is ${run.id}`);
+  check(shown.cell === `${cipher} 8 KiB`, `headline cell '${shown.cell}'`);
+  for (const [label, text, link, value, field] of [
+    ['wall-clock', shown.wall, shown.wallLink, cell.bytes_per_second, 'bytes_per_second'],
+    ['CPU time', shown.cpu, shown.cpuLink, cell.cpu_bytes_per_second, 'cpu_bytes_per_second']]) {
+    const figure = shownRate(text);
+    check(Math.abs(figure - value) <= 0.01 * value, `headline ${label} '${text}', run ${run.id} says ${value} B/s`);
+    check(link === `/v1/runs/${run.id}#/result/measurements/${index}/${field}` &&
+      pointerValue(run, link.split('#')[1]) === value, `headline ${label} links to ${link}`);
+  }
+  check(shown.verdict === (run.result.throttled ? 'throttled' : 'not throttled'),
+    `headline verdict '${shown.verdict}', the run's throttled is ${run.result.throttled}`);
+}
+
+testCase('the headline: the machine from /v1/host, the latest cipher run\'s wall-clock against CPU time, live', async ({ browser, main, context }) => {
+  check(context.cipherRun, 'needs the cipher run of the case before');
+  const session = await openPage(browser, main);
+  const { page } = session;
+  await loaded(page);
+  const latest = async () => (await (await fetch(`${main}/v1/runs?probe=cipher&state=succeeded&limit=1`)).json()).runs[0];
+  const first = await latest();
+  await page.waitForFunction((id) => document.querySelector('[data-field="headline-run-link"]')?.textContent === `run ${id}`,
+    { timeout: WAIT_MS }, first.id);
+  checkHeadlineRun(await shownHeadlineRun(page), first, first.params.ciphers[0]);
+  // A run that finishes while the page is open takes the headline without a reload.
+  const answer = await fetch(`${main}/v1/runs?wait=60`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ probe: 'cipher', params: { ciphers: ['chacha20'], block_sizes: [1024, 8192], seconds: 0.2 } }) });
+  const second = await answer.json();
+  check(second.state === 'succeeded', `the new cipher run ended ${second.state}`);
+  await page.waitForFunction((id) => document.querySelector('[data-field="headline-run-link"]')?.textContent === `run ${id}`,
+    { timeout: WAIT_MS }, second.id);
+  checkHeadlineRun(await shownHeadlineRun(page), second, 'chacha20');
+  await closePage(session, 'headline');
 });
 
 testCase('a disk run in an allowed directory draws the latency histograms with p99 marked', async ({ browser, main, diskDir }) => {
@@ -287,19 +350,35 @@ testCase('two cipher runs compared on one chart', async ({ browser, main, contex
   await closePage(session, 'compare');
 });
 
-testCase('screenshots at 1920 and 375 px', async ({ browser, main, context }) => {
-  for (const width of [1920, 375]) {
-    const session = await openPage(browser, main, { width });
-    const { page } = session;
-    await loaded(page);
-    if (context.cipherRun) {
-      await page.evaluate((id) => { location.hash = `#run/${id}`; }, context.cipherRun);
-      await page.waitForSelector('figure[data-chart="cipher-throughput"] canvas', { timeout: WAIT_MS });
+testCase('screenshots at 1920 and 375 px; the runs table fits its card at 1920 px and scrolls in a named region at 375 px', async ({ browser, main, context }) => {
+  // A running run shows the widest row: a progress bar and a Cancel button.
+  const running = await (await fetch(`${main}/v1/runs`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ probe: 'cipher', params: { ciphers: ['aes-128-gcm'], block_sizes: [16], seconds: 60 } }) })).json();
+  try {
+    for (const width of [1920, 375]) {
+      const session = await openPage(browser, main, { width });
+      const { page } = session;
+      await loaded(page);
+      if (context.cipherRun) {
+        await page.evaluate((id) => { location.hash = `#run/${id}`; }, context.cipherRun);
+        await page.waitForSelector('figure[data-chart="cipher-throughput"] canvas', { timeout: WAIT_MS });
+      }
+      await page.waitForSelector(`#runs-table tr[data-run-id="${running.id}"] button[data-action="cancel"]`, { timeout: WAIT_MS });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      check(overflow <= 0, `${width} px: the page is ${overflow} px wider than the window`);
+      const table = await page.$eval('#runs .table-wrap', (wrap) => ({
+        scroll: wrap.scrollWidth, width: wrap.clientWidth, tabindex: wrap.getAttribute('tabindex'), role: wrap.getAttribute('role'),
+        name: document.getElementById(wrap.getAttribute('aria-labelledby') || '')?.textContent,
+        inCard: wrap.getBoundingClientRect().right <= wrap.closest('.card').getBoundingClientRect().right,
+      }));
+      check(table.inCard, `${width} px: the runs table's box leaves its card`);
+      if (width === 1920) check(table.scroll <= table.width, `1920 px: the runs table is ${table.scroll} px wide in ${table.width} px`);
+      else check(table.role === 'region' && table.tabindex === '0' && table.name === 'Runs', `the runs table's scrolling box ${JSON.stringify(table)}`);
+      await page.screenshot({ path: path.join(outputDir, `page-${width}.png`), fullPage: true });
+      await closePage(session, `screenshot ${width}`);
     }
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    check(overflow <= 0, `${width} px: the page is ${overflow} px wider than the window`);
-    await page.screenshot({ path: path.join(outputDir, `page-${width}.png`), fullPage: true });
-    await closePage(session, `screenshot ${width}`);
+  } finally {
+    await fetch(`${main}/v1/runs/${running.id}`, { method: 'DELETE' });
   }
 });
 
@@ -343,10 +422,10 @@ testCase('a hostile CPU model name is shown as text and opens no dialog', async 
   await loaded(page);
   const shown = await page.evaluate(() => ({
     model: document.querySelector('[data-field="model"]').textContent,
-    summary: document.querySelector('#host-summary').textContent,
-    images: document.querySelectorAll('main img').length,
+    headline: document.querySelector('[data-field="headline-cpu"]').textContent,
+    images: document.querySelectorAll('img').length,
   }));
-  check(shown.model === HOSTILE_MODEL && shown.summary.startsWith(HOSTILE_MODEL), `shown ${JSON.stringify(shown)}`);
+  check(shown.model === HOSTILE_MODEL && shown.headline === HOSTILE_MODEL, `shown ${JSON.stringify(shown)}`);
   check(shown.images === 0, 'the model name became an <img> element');
   await closePage(session, 'hostile model name');
 });
@@ -391,6 +470,6 @@ main().then((failed) => {
   console.error(error);
   process.exitCode = 1;
 }).finally(() => {
-  for (const child of daemons) child.kill('SIGTERM');
+  daemons.stopAll();
   fs.rmSync(scratch, { recursive: true, force: true });
 });

@@ -253,6 +253,33 @@ TEST_CASE("DNS rebinding and cross-site requests cannot borrow a loopback peer's
     CHECK(run_to_end(binary(), {"serve", "--allowed-hosts", "a.example:9740"}).status.code == 2);
 }
 
+TEST_CASE("a mutation a browser marks cross-site or same-site is 403, even from a trusted peer") {
+    Daemon daemon;
+    const std::string own = "127.0.0.1:" + std::to_string(daemon.port);
+    for (const std::string site : {"cross-site", "same-site"}) {
+        CAPTURE(site);
+        const std::string refused =
+            raw_exchange(daemon.port, post_run(own, "Sec-Fetch-Site: " + site + "\r\n"));
+        CHECK(refused.rfind("HTTP/1.1 403", 0) == 0);
+        CHECK(body_of(refused).find("Sec-Fetch-Site") != std::string::npos);
+        const std::string cancel = raw_exchange(
+            daemon.port, "DELETE /v1/runs/none HTTP/1.1\r\nHost: " + own +
+                             "\r\nSec-Fetch-Site: " + site + "\r\nConnection: close\r\n\r\n");
+        CHECK(cancel.rfind("HTTP/1.1 403", 0) == 0);
+        // Reads stay open: a foreign page cannot read the answer without CORS anyway.
+        CHECK(raw_exchange(daemon.port,
+                           get("/v1/runs", "Sec-Fetch-Site: " + site + "\r\nConnection: close\r\n"))
+                  .rfind("HTTP/1.1 200", 0) == 0);
+    }
+    CHECK(runs_started(daemon) == 0);
+    // The page itself (same-origin) and the user's own action (none) may.
+    for (const std::string site : {"same-origin", "none"}) {
+        CAPTURE(site);
+        CHECK(raw_exchange(daemon.port, post_run(own, "Sec-Fetch-Site: " + site + "\r\n"))
+                  .rfind("HTTP/1.1 202", 0) == 0);
+    }
+}
+
 TEST_CASE("requests waiting for runs cannot take every HTTP thread from /healthz") {
     Daemon daemon({"--http-threads", "4"});
     const std::string long_run =

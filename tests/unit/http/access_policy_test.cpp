@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 using namespace hostprobe::http;
 
 TEST_CASE("CIDR ranges: IPv4, IPv6, bare addresses and IPv4 seen through IPv6") {
@@ -182,4 +184,22 @@ TEST_CASE("cross-site requests: a mutating request's Origin must be the agent's 
         CHECK(denial->status == 403);
         CHECK(denial->message.find("another origin") != std::string::npos);
     }
+}
+
+TEST_CASE("fetch metadata: a mutation from another site or origin is refused, reads are not") {
+    for (const std::string method : {"POST", "DELETE", "PUT", "PATCH"}) {
+        for (const std::string site : {"cross-site", "same-site", " CROSS-SITE ", "unknown"}) {
+            CAPTURE(method);
+            CAPTURE(site);
+            auto denial = check_fetch_site(method, site);
+            REQUIRE(denial);
+            CHECK(denial->status == 403);
+            CHECK(denial->message.find("Sec-Fetch-Site") != std::string::npos);
+        }
+        CHECK_FALSE(check_fetch_site(method, "same-origin"));
+        CHECK_FALSE(check_fetch_site(method, "none"));
+        CHECK_FALSE(check_fetch_site(method, ""));  // curl and scripts send none
+    }
+    for (const std::string method : {"GET", "HEAD", "OPTIONS"})
+        CHECK_FALSE(check_fetch_site(method, "cross-site"));
 }

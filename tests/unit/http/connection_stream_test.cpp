@@ -105,7 +105,7 @@ TEST_CASE("exactly the header limit passes; the blank line does not count") {
     CHECK_FALSE(exact.stream->must_close());
 }
 
-TEST_CASE("a request line over its limit is 414; lone LFs do not end a head") {
+TEST_CASE("a request line over its limit is 414; a lone LF in the header block is 400") {
     StreamLimits limits;
     limits.max_request_line_bytes = 32;
     Pair pair(limits);
@@ -120,7 +120,46 @@ TEST_CASE("a request line over its limit is 414; lone LFs do not end a head") {
     lone.stream->begin_request();
     lone.send("GET / HTTP/1.1\r\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n");
     lone.read_head();
-    CHECK(lone.received().rfind("HTTP/1.1 431", 0) == 0);
+    CHECK(lone.received().rfind("HTTP/1.1 400", 0) == 0);  // at the first lone LF
+}
+
+TEST_CASE("a malformed head is answered 400 by the stream, which then reads no further") {
+    // What cpp-httplib 0.11 skipped: a header line ending in a bare LF, so that Content-Length
+    // framed a body a proxy would have read as chunked.
+    Pair pair;
+    pair.stream->begin_request();
+    const std::string head =
+        "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\nX: X\r\n"
+        "Content-Length: 31\r\n\r\n";
+    pair.send(head + "GET /next HTTP/1.1\r\nHost: h\r\n\r\n");
+    CHECK(pair.read_head().size() < head.size());
+    CHECK(pair.stream->must_close());
+    CHECK_FALSE(pair.stream->wait_for_request(0ms));  // the body is no next request
+    char byte;
+    CHECK(pair.stream->read(&byte, 1) == -1);
+    const std::string answer = pair.received();
+    CHECK(answer.rfind("HTTP/1.1 400 Bad Request\r\n", 0) == 0);
+    CHECK(answer.find("Connection: close") != std::string::npos);
+    CHECK(answer.find("bare LF") != std::string::npos);
+    CHECK(answer.find("(byte 52 of the request)") != std::string::npos);
+    CHECK(pair.stream->write("HTTP/1.1 400 Bad Request\r\n\r\n", 28) == 28);
+    CHECK(pair.received().empty());  // cpp-httplib's own answer goes nowhere
+}
+
+TEST_CASE("every request on a connection has its head checked from its first byte") {
+    Pair pair;
+    pair.send("GET /a HTTP/1.1\r\nHost: h\r\n\r\nGET /b HTTP/1.1\r\nHost: h\r\nNoColon\r\n\r\n");
+    pair.stream->begin_request();
+    CHECK(pair.read_head() == "GET /a HTTP/1.1\r\nHost: h\r\n\r\n");
+    CHECK(pair.stream->write("HTTP/1.1 200 OK\r\n\r\n", 19) == 19);
+    CHECK_FALSE(pair.stream->must_close());
+    REQUIRE(pair.stream->wait_for_request(0ms));
+    pair.stream->begin_request();
+    pair.read_head();
+    CHECK(pair.stream->must_close());
+    const std::string answers = pair.received();
+    CHECK(answers.find("HTTP/1.1 400 Bad Request") == 19);
+    CHECK(answers.find("no colon") != std::string::npos);
 }
 
 TEST_CASE("a request that does not arrive whole in time is answered 408") {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -284,4 +285,37 @@ TEST_CASE("a record too long to read back is not written") {
     CHECK(written.error().message.find("more than a journal line may hold") != std::string::npos);
     REQUIRE((*journal)->record_finished(make_run("small", RunState::succeeded, 2)).ok());
     CHECK(read_file((*journal)->path()).find("huge") == std::string::npos);
+}
+
+TEST_CASE("a runs.jsonl that is no regular file stops the open and is left as it is") {
+    TempTree state;
+    state.mkdir("runs.jsonl");
+    JournalReplay replay;
+    auto journal = RunJournal::open(state.root(), 10, replay);
+    REQUIRE_FALSE(journal.ok());
+    CHECK(journal.error().message == state.root() + "/runs.jsonl: a directory, not a regular file");
+    CHECK(std::filesystem::is_directory(state.root() + "/runs.jsonl"));
+}
+
+TEST_CASE("whatever lies at runs.jsonl.tmp is replaced, never written through") {
+    TempTree state;
+    TempTree elsewhere;
+    elsewhere.write("target", "not the journal's\n");
+    // A FIFO nobody reads blocked the compaction's open; a link sent the journal elsewhere.
+    REQUIRE(::mkfifo((state.root() + "/runs.jsonl.tmp").c_str(), 0600) == 0);
+    {
+        JournalReplay replay;
+        auto journal = RunJournal::open(state.root(), 10, replay);
+        REQUIRE(journal.ok());
+        REQUIRE((*journal)->record_finished(make_run("a", RunState::succeeded, 1)).ok());
+    }
+    std::filesystem::create_symlink(elsewhere.root() + "/target", state.root() + "/runs.jsonl.tmp");
+    JournalReplay replay;
+    auto journal = RunJournal::open(state.root(), 10, replay);
+    REQUIRE(journal.ok());
+    REQUIRE(replay.finished.size() == 1);
+    CHECK(replay.finished[0].id == "a");
+    CHECK(read_file(elsewhere.root() + "/target") == "not the journal's\n");
+    CHECK(std::filesystem::is_regular_file(
+        std::filesystem::symlink_status(state.root() + "/runs.jsonl")));
 }
