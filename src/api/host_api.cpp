@@ -42,17 +42,25 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
         return http::Reply::text(
             report::host_text(*facts, throttling, report::live_summary(sample.now, rates)));
     }
-    auto body = report::host_json(*facts, throttling);
-    body["live"] = report::live_json(sample.now, rates);
-    return http::Reply::json(body);
+    return http::Reply::json(host_answer_json(*facts, throttling, sample.now, rates));
 }
 
 }  // namespace
 
+nlohmann::json host_answer_json(const task::TaskFacts& facts,
+                                const std::optional<host::ThrottlingCounters>& throttling,
+                                const host::LiveReading& now,
+                                const std::optional<host::LiveRates>& rates) {
+    auto body = report::host_json(facts, throttling);
+    body["live"] = report::live_json(now, rates);
+    return body;
+}
+
 void add_host_routes(http::Router& router, const HostApiContext& context) {
     router.add(
         "GET", "/healthz",
-        http::RouteDoc{.summary = "liveness: 200 while the daemon serves",
+        http::RouteDoc{.tag = "host",
+                       .summary = "liveness: 200 while the daemon serves",
                        .responses = {{http::kOk, "serving", {{"application/json", "Health"}}, {}}}},
         [&context](const http::RouteRequest&) -> Result<http::Reply> {
             const auto uptime = std::chrono::steady_clock::now() - context.started;
@@ -65,6 +73,7 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
     router.add(
         "GET", "/v1/host",
         http::RouteDoc{
+            .tag = "host",
             .summary = "CPU, topology, caches, hypervisor, cgroup limits, CPU budget and live use "
                        "with rates (?format=text for lscpu style)",
             .query = {http::format_query_doc("lscpu style")},
@@ -74,6 +83,7 @@ void add_host_routes(http::Router& router, const HostApiContext& context) {
     router.add(
         "GET", "/metrics",
         http::RouteDoc{
+            .tag = "host",
             .summary = "Prometheus metrics",
             .responses =
                 {{http::kOk, "Prometheus text exposition format 0.0.4", {{"text/plain", ""}}, {}}}},
@@ -97,6 +107,7 @@ void add_index_route(http::Router& router, std::span<const http::StaticAsset> pa
     router.add(
         "GET", "/",
         http::RouteDoc{
+            .tag = "page",
             .summary = std::string(description),
             .responses = {{http::kOk,
                            "the endpoints as JSON, or the page's HTML to a client that prefers "

@@ -3,10 +3,14 @@
 #pragma once
 
 #include <chrono>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <span>
 
 #include "core/sysroot.hpp"
 #include "host/live_history.hpp"
+#include "host/live_rates.hpp"
+#include "host/live_reading.hpp"
 #include "http/router.hpp"
 #include "http/static_asset.hpp"
 #include "metrics/exposition.hpp"
@@ -22,6 +26,12 @@ struct HostApiContext {
     // The readings GET /v1/host's `live` rates are computed against (owned by the server).
     host::LiveHistory& live;
 };
+
+// GET /v1/host's JSON: the facts (host_json) and the live reading with its rates.
+nlohmann::json host_answer_json(const task::TaskFacts& facts,
+                                const std::optional<host::ThrottlingCounters>& throttling,
+                                const host::LiveReading& now,
+                                const std::optional<host::LiveRates>& rates);
 
 // The context must outlive the router.
 void add_host_routes(http::Router& router, const HostApiContext& context);

@@ -1,7 +1,11 @@
 #include "api/openapi.hpp"
 
+#include <httplib.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <limits>
 
 #include "api/openapi_schemas.hpp"
 #include "core/build_info.hpp"
@@ -87,16 +91,26 @@ std::string openapi_path(const std::string& pattern) {
     return path.empty() ? "/" : path;
 }
 
+// A path parameter is part of the request target, which cpp-httplib refuses past this length
+// (and the connection's request-line limit with it: 414).
+constexpr size_t kMaxPathParamLength = CPPHTTPLIB_REQUEST_URI_MAX_LENGTH;
+
 json path_parameters(const std::string& pattern) {
     json parameters = json::array();
     for (const auto& segment : pattern_segments(pattern)) {
         if (!is_path_param(segment)) continue;
-        json parameter = {{"name", path_param_name(segment)},
-                          {"in", "path"},
-                          {"required", true},
-                          {"schema", {{"type", "string"}, {"minLength", 1}}}};
-        if (is_rest_of_path(segment))
-            parameter["description"] = "the rest of the path: it may hold '/' (vendor/x.js)";
+        const bool rest = is_rest_of_path(segment);
+        json parameter = {
+            {"name", path_param_name(segment)},
+            {"in", "path"},
+            {"required", true},
+            {"description", rest ? "the rest of the path: it may hold '/' (vendor/x.js)"
+                                 : "one segment of the path"},
+            {"schema",
+             {{"type", "string"},
+              {"minLength", 1},
+              {"maxLength", kMaxPathParamLength},
+              {"pattern", rest ? "^[^?#]+$" : "^[^/?#]+$"}}}};
         parameters.push_back(std::move(parameter));
     }
     return parameters;
@@ -121,10 +135,12 @@ std::vector<http::ResponseDoc> errors_on_the_way_in(const std::string& method, b
         http::error_doc(400, "malformed request: a header, a query parameter or the body"),
         http::error_doc(408, "the request did not arrive whole within --request-timeout"),
         http::error_doc(411, "a chunked body; send Content-Length"),
+        http::error_doc(415, "a compressed body (Content-Encoding other than identity)"),
         http::error_doc(413, "the body is over --max-body-bytes"),
         http::error_doc(414, "the request target is too long"),
         http::error_doc(431, "the headers are too large"),
-        http::error_doc(500, "internal error")};
+        http::error_doc(500, "internal error"),
+        http::error_doc(501, "a transfer coding other than chunked")};
     if (secured) {
         http::ResponseDoc unauthorized =
             http::error_doc(401, "the bearer token is missing or not valid");
@@ -137,6 +153,24 @@ std::vector<http::ResponseDoc> errors_on_the_way_in(const std::string& method, b
     }
     if (method == "GET") errors.push_back(http::error_doc(416, "a malformed Range header"));
     return errors;
+}
+
+// The summary, and who may call the operation (the access policy's answer).
+std::string operation_description(const http::RouteDoc& doc, const std::string& method,
+                                  const std::string& pattern) {
+    std::string access;
+    if (needs_token(method, pattern, false)) {
+        access =
+            "Needs the bearer token when the agent has one; without one, a trusted peer "
+            "(--trusted-peers) may call it.";
+    } else if (needs_token(method, pattern, true)) {
+        access = "Needs the bearer token only under --auth-reads.";
+    } else {
+        access = "Never needs the token.";
+    }
+    std::string summary = doc.summary;
+    if (!summary.empty()) summary[0] = static_cast<char>(std::toupper(summary[0]));
+    return summary + ". " + access;
 }
 
 json operation_object(const http::Router::RouteInfo& route) {
@@ -161,12 +195,15 @@ json operation_object(const http::Router::RouteInfo& route) {
     }
     json object = {{"operationId", operation_id(route.method, route.pattern)},
                    {"summary", doc.summary},
+                   {"description", operation_description(doc, route.method, route.pattern)},
                    {"responses", responses},
                    {"security", security}};
+    if (!doc.tag.empty()) object["tags"] = json::array({doc.tag});
     if (!parameters.empty()) object["parameters"] = parameters;
     if (!doc.request_body.empty()) {
         object["requestBody"] = {
             {"required", true},
+            {"description", doc.request_body_description},
             {"content",
              {{"application/json", {{"schema", {{"$ref", schema_ref(doc.request_body)}}}}}}}};
     }
@@ -178,13 +215,17 @@ json component_headers() {
         return json{{"description", description}, {"schema", std::move(schema)}};
     };
     return {{"Location", header("where the run is: /v1/runs/{id}", {{"type", "string"}})},
-            {"Retry-After",
-             header("seconds to wait before asking again", {{"type", "integer"}, {"minimum", 0}})},
+            {"Retry-After", header("seconds to wait before asking again",
+                                   {{"type", "integer"},
+                                    {"format", "int64"},
+                                    {"minimum", 0},
+                                    {"maximum", std::numeric_limits<int64_t>::max()}})},
             {"WWW-Authenticate", header("the scheme to use: Bearer", {{"type", "string"}})},
             {"Allow", header("the methods the path has", {{"type", "string"}})}};
 }
 
-// Answers to requests no operation describes: an unknown path, or a method the path lacks.
+// Answers to requests no operation describes: an unknown path, or a method the path lacks. They
+// are no component (no operation refers to them) but an extension of the document's own.
 json responses_outside_operations() {
     json method_not_allowed =
         response_object(http::error_doc(405, "the path exists but not with this method"));
@@ -206,12 +247,31 @@ json security_schemes() {
                "GET /healthz never does."}}}};
 }
 
+// The operations' groups, in the order listed.
+json document_tags() {
+    return json::array(
+        {{{"name", "host"}, {"description", "the host's facts, live use, health and metrics"}},
+         {{"name", "runs"}, {"description", "the probes, and runs of them"}},
+         {{"name", "page"}, {"description", "the page a browser gets at /"}},
+         {{"name", "document"}, {"description", "this document"}}});
+}
+
+// Relative: the agent does not know the address it is reached at; this is where the document
+// was read from.
+json document_servers() {
+    return json::array({{{"url", "/"},
+                         {"description",
+                          "this agent, where the document was read: local to its task, on "
+                          "loopback or the task's own address (--listen)"},
+                         {"x-internal", true}}});
+}
+
 const char* kOpenApiDescription =
     "The hostprobe agent: host facts, probes that measure the machine on request, their runs "
     "and Prometheus metrics. This document is made by the running agent from its routes and "
-    "probes. A path no operation has answers 404 (components/responses/NotFound); a method a "
-    "path lacks answers 405 with Allow (components/responses/MethodNotAllowed); HEAD is answered "
-    "wherever GET is.";
+    "probes. A path no operation has answers 404 (x-answers-outside-operations/NotFound); a "
+    "method a path lacks answers 405 with Allow (x-answers-outside-operations/MethodNotAllowed); "
+    "HEAD is answered wherever GET is.";
 
 }  // namespace
 
@@ -222,19 +282,25 @@ json openapi_document(const std::vector<http::Router::RouteInfo>& routes,
         paths[openapi_path(route.pattern)][to_lower(route.method)] = operation_object(route);
     return {{"openapi", "3.1.0"},
             {"info",
-             {{"title", "hostprobe"}, {"version", kVersion}, {"description", kOpenApiDescription}}},
+             {{"title", "hostprobe"},
+              {"version", kVersion},
+              {"description", kOpenApiDescription},
+              {"contact", {{"name", "hostprobe"}}}}},
+            {"servers", document_servers()},
+            {"tags", document_tags()},
             {"paths", paths},
             {"components",
              {{"schemas", component_schemas(registry)},
-              {"responses", responses_outside_operations()},
               {"headers", component_headers()},
-              {"securitySchemes", security_schemes()}}}};
+              {"securitySchemes", security_schemes()}}},
+            {"x-answers-outside-operations", responses_outside_operations()}};
 }
 
 void add_openapi_route(http::Router& router, const runs::ProbeRegistry& registry) {
     router.add(
         "GET", "/openapi.json",
         http::RouteDoc{
+            .tag = "document",
             .summary = "this API as an OpenAPI 3.1 document",
             .responses = {{200, "the document", {{"application/json", "OpenApiDocument"}}, {}}}},
         [&router, &registry](const http::RouteRequest&) -> Result<http::Reply> {

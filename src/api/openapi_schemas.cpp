@@ -1,8 +1,12 @@
 #include "api/openapi_schemas.hpp"
 
+#include <cstdint>
+#include <limits>
+
+#include "api/host_api.hpp"
 #include "core/json_shape.hpp"
-#include "report/host_json.hpp"
 #include "runs/param_schema.hpp"
+#include "task/task_examples.hpp"
 
 namespace hostprobe::api {
 
@@ -12,6 +16,14 @@ using nlohmann::json;
 
 json schema_link(const std::string& name) {
     return {{"$ref", schema_ref(name)}};
+}
+
+// A size_t the agent writes, from `minimum` on.
+json count_schema(int64_t minimum) {
+    return {{"type", "integer"},
+            {"format", "int64"},
+            {"minimum", minimum},
+            {"maximum", std::numeric_limits<int64_t>::max()}};
 }
 
 json nullable_type(json type) {
@@ -24,7 +36,8 @@ json error_schema() {
             {"required", {"error", "status"}},
             {"properties",
              {{"error", {{"type", "string"}, {"minLength", 1}}},
-              {"status", {{"type", "integer"}, {"minimum", 400}, {"maximum", 599}}}}},
+              {"status",
+               {{"type", "integer"}, {"format", "int32"}, {"minimum", 400}, {"maximum", 599}}}}},
             {"additionalProperties", false}};
 }
 
@@ -37,13 +50,24 @@ json health_schema() {
               {"uptime_seconds", {{"type", "number"}, {"minimum", 0}}}}}};
 }
 
-// GET /v1/host: the facts' JSON (its members taken from what host_json writes for empty facts)
-// and the live readings.
+// GET /v1/host: the answer read off examples of it (core/json_shape): empty facts with no
+// reading yet; facts, throttling, reading and rates of an x86 and an ARM task with every member
+// set; and an ARM task with every optional member unset.
 json host_schema() {
-    json schema = top_level_schema(report::host_json(task::TaskFacts{}));
-    schema["properties"]["live"] = {{"type", "object"}};
-    schema["required"].push_back("live");
-    return schema;
+    using host::ExampleArchitecture;
+    using host::ExampleFill;
+    std::vector<json> examples = {
+        host_answer_json(task::TaskFacts{}, std::nullopt, host::LiveReading{}, std::nullopt)};
+    for (const auto architecture : {ExampleArchitecture::x86, ExampleArchitecture::arm}) {
+        examples.push_back(host_answer_json(task::example_task_facts(architecture),
+                                            host::example_throttling(),
+                                            host::example_live_reading(ExampleFill::full),
+                                            host::example_live_rates(ExampleFill::full)));
+    }
+    examples.push_back(host_answer_json(task::example_sparse_task_facts(), std::nullopt,
+                                        host::example_live_reading(ExampleFill::sparse),
+                                        host::example_live_rates(ExampleFill::sparse)));
+    return schema_of_examples(examples, ShapeHints{.maps = {"live.memory.events_total"}});
 }
 
 json index_schema() {
@@ -63,6 +87,9 @@ json index_schema() {
 
 // One entry of ParamTable::describe().
 json param_description_schema() {
+    const auto largest = static_cast<int64_t>(runs::kLargestParamInteger);
+    const json param_integer = {
+        {"type", "integer"}, {"format", "int64"}, {"minimum", -largest}, {"maximum", largest}};
     json types = json::array();
     for (int type = 0; type <= static_cast<int>(runs::ParamType::byte_size); ++type)
         types.push_back(runs::to_string(static_cast<runs::ParamType>(type)));
@@ -71,13 +98,22 @@ json param_description_schema() {
             {"properties",
              {{"name", {{"type", "string"}}},
               {"type", {{"enum", types}}},
-              {"default", json::object()},
+              {"default",
+               {{"anyOf",
+                 {param_integer,
+                  {{"type", "number"}},
+                  {{"type", "string"}},
+                  {{"type", "boolean"}},
+                  {{"type", "array"},
+                   {"items", {{"anyOf", {param_integer, {{"type", "string"}}}}}}}}}}},
               {"description", {{"type", "string"}}},
               {"min", {{"type", "number"}}},
               {"max", {{"type", "number"}}},
               {"choices", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-              {"max_items", {{"type", "integer"}, {"minimum", 1}}},
-              {"unit", {{"type", "string"}}}}}};
+              {"max_items", count_schema(1)},
+              {"max_length", count_schema(0)},
+              {"unit", {{"type", "string"}}},
+              {"examples", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}};
 }
 
 json probe_list_schema(const runs::ProbeRegistry& registry) {
@@ -115,7 +151,7 @@ json run_schema(const runs::Probe& probe) {
             {"properties",
              {{"id", {{"type", "string"}, {"pattern", "^[0-9a-f]+$"}}},
               {"probe", {{"const", probe.name()}}},
-              {"params", schema_link(probe_schema_name("Params", probe.name()))},
+              {"params", schema_link(probe_schema_name("RunParams", probe.name()))},
               {"trigger", {{"enum", {"api", "schedule", "start", "cli"}}}},
               {"state", {{"enum", run_state_names()}}},
               {"progress", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
@@ -146,7 +182,11 @@ void add_probe_schemas(json& schemas, const runs::Probe& probe) {
     params["description"] = "the parameters of " + probe.name() + "; defaults fill in the rest";
     json result = probe.result_schema();
     result["description"] = "the result of a " + probe.name() + " run";
+    json run_params = runs::normalized_params_schema(probe.params());
+    run_params["description"] =
+        "the parameters of a " + probe.name() + " run: every one, defaults filled in";
     schemas[probe_schema_name("Params", probe.name())] = std::move(params);
+    schemas[probe_schema_name("RunParams", probe.name())] = std::move(run_params);
     schemas[probe_schema_name("Result", probe.name())] = std::move(result);
     schemas[probe_schema_name("RunRequest", probe.name())] = run_request_schema(probe);
     schemas[probe_schema_name("Run", probe.name())] = run_schema(probe);
@@ -186,7 +226,10 @@ json component_schemas(const runs::ProbeRegistry& registry) {
         {"OpenApiDocument",
          {{"type", "object"},
           {"required", {"openapi", "info", "paths", "components"}},
-          {"properties", {{"openapi", {{"type", "string"}, {"pattern", "^3\\.1\\."}}}}}}}};
+          {"description",
+           "this document: its members are OpenAPI 3.1's own (spec.openapis.org/oas/v3.1.0)"},
+          {"properties", {{"openapi", {{"type", "string"}, {"pattern", "^3\\.1\\."}}}}},
+          {"additionalProperties", true}}}};
     for (const auto& probe : registry.probes())
         add_probe_schemas(schemas, *probe);
     return schemas;

@@ -21,7 +21,8 @@ http::AssetRequest asset_request(const http::RouteRequest& request) {
 void add_page_routes(http::Router& router, std::span<const http::StaticAsset> assets) {
     router.add(
         "GET", std::string(kPageAssetsPattern),
-        http::RouteDoc{.summary =
+        http::RouteDoc{.tag = "page",
+                       .summary =
                            "the page's files (embedded; public, like the page at GET / for a "
                            "browser)",
                        .responses = {{http::kOk,

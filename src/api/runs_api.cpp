@@ -8,6 +8,7 @@
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/untrusted_json.hpp"
+#include "http/http_server.hpp"
 
 namespace hostprobe::api {
 
@@ -19,6 +20,9 @@ using nlohmann::json;
 // request is a few dozen values three levels deep.
 const JsonLimits kRunRequestLimits{
     .max_bytes = 16 << 20, .max_depth = kMaxJsonDepth, .max_values = 10'000};
+
+// GET /v1/runs?limit=: the most runs one answer lists.
+constexpr uint64_t kMaxListedRuns = 1000;
 
 std::string location(const runs::Run& run) {
     return "/v1/runs/" + run.id;
@@ -146,8 +150,9 @@ Result<http::Reply> list_runs(const RunsApiContext& context, const http::RouteRe
     }
     if (auto limit = query(request.http, "limit")) {
         auto parsed = parse_uint64(*limit);
-        if (!parsed || *parsed < 1 || *parsed > 1000) {
-            return make_error(ErrorCode::invalid_argument, "limit must be a number from 1 to 1000");
+        if (!parsed || *parsed < 1 || *parsed > kMaxListedRuns) {
+            return make_error(ErrorCode::invalid_argument,
+                              "limit must be a number from 1 to " + std::to_string(kMaxListedRuns));
         }
         filter.limit = *parsed;
     }
@@ -217,11 +222,18 @@ http::ResponseDoc busy_doc(std::string description) {
 
 http::RouteDoc create_run_doc(const RunsApiContext& context) {
     return {
+        .tag = "runs",
         .summary = "start a run: {\"probe\": ..., \"params\": {...}}; ?wait=N holds the answer",
         .query = {{"wait",
                    "seconds to hold the answer until the run ends (200 if it did, else 202)",
                    {{"type", "number"}, {"minimum", 0}, {"maximum", context.max_wait_seconds}}}},
         .request_body = "RunRequest",
+        .request_body_description =
+            "at most --max-body-bytes (default " +
+            std::to_string(http::ServerOptions{}.max_body_bytes) +
+            " bytes; a larger one is refused with 413 before it is read), " +
+            std::to_string(kRunRequestLimits.max_depth) + " levels deep and " +
+            std::to_string(kRunRequestLimits.max_values) + " values",
         .responses = {run_doc(http::kOk, "the run, finished within ?wait"),
                       run_doc(http::kAccepted, "the run, queued or running"),
                       http::error_doc(400, "the body or a parameter is not valid"),
@@ -233,18 +245,23 @@ http::RouteDoc create_run_doc(const RunsApiContext& context) {
 }
 
 http::RouteDoc list_runs_doc(const RunsApiContext& context) {
-    return {.summary = "recent runs, newest first (?probe=&state=&limit=)",
+    return {.tag = "runs",
+            .summary = "recent runs, newest first (?probe=&state=&limit=)",
             .query = {{"probe", "only runs of this probe", {{"enum", context.registry.names()}}},
                       {"state", "only runs in this state", {{"enum", run_state_names()}}},
                       {"limit",
                        "at most this many runs",
-                       {{"type", "integer"}, {"minimum", 1}, {"maximum", 1000}}}},
+                       {{"type", "integer"},
+                        {"format", "int32"},
+                        {"minimum", 1},
+                        {"maximum", kMaxListedRuns}}}},
             .responses = {{http::kOk, "the runs", {{"application/json", "RunList"}}, {}},
                           http::error_doc(400, "a query parameter is not valid")}};
 }
 
 http::RouteDoc get_run_doc() {
-    return {.summary = "one run (?format=text for the probe's report)",
+    return {.tag = "runs",
+            .summary = "one run (?format=text for the probe's report)",
             .query = {http::format_query_doc("the probe's report, or the run's state")},
             .responses = {http::json_or_text_doc("Run", "the run"),
                           http::error_doc(400, "format is neither json nor text"),
@@ -252,7 +269,8 @@ http::RouteDoc get_run_doc() {
 }
 
 http::RouteDoc cancel_run_doc() {
-    return {.summary = "cancel a run",
+    return {.tag = "runs",
+            .summary = "cancel a run",
             .responses = {run_doc(http::kOk, "the run, cancelled"),
                           run_doc(http::kAccepted, "the run, asked to stop"),
                           http::error_doc(404, "no run with this id"),
@@ -276,6 +294,7 @@ void add_runs_routes(http::Router& router, const RunsApiContext& context) {
     router.add(
         "GET", "/v1/probes",
         http::RouteDoc{
+            .tag = "runs",
             .summary = "the probes and their parameters",
             .responses = {{http::kOk, "every probe", {{"application/json", "ProbeList"}}, {}}}},
         [&context](const http::RouteRequest&) { return list_probes(context); });

@@ -31,9 +31,12 @@ struct ResponseDoc {
 };
 
 struct RouteDoc {
+    // The group the operation is listed under: one of the tags api/openapi.cpp describes.
+    std::string tag;
     std::string summary;
     std::vector<QueryParamDoc> query;
     std::string request_body;  // a name in components/schemas; empty: the route reads no body
+    std::string request_body_description;  // the bounds the handler puts on it
     std::vector<ResponseDoc> responses;
 };
 

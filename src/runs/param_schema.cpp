@@ -10,15 +10,25 @@ using nlohmann::json;
 
 // 4096, not 4096.0, where the limit is a whole number.
 json limit_value(double limit) {
-    if (std::floor(limit) == limit && std::fabs(limit) < 9007199254740992.0)
+    if (std::floor(limit) == limit && std::fabs(limit) <= kLargestParamInteger)
         return json(static_cast<int64_t>(limit));
     return json(limit);
 }
 
 json bounded_number_schema(const ParamSpec& spec, const char* type) {
     json schema = {{"type", type}};
-    if (spec.min) schema["minimum"] = limit_value(*spec.min);
-    if (spec.max) schema["maximum"] = limit_value(*spec.max);
+    const bool integer = std::string_view(type) == "integer";
+    if (integer) schema["format"] = "int64";
+    if (spec.min) {
+        schema["minimum"] = limit_value(*spec.min);
+    } else if (integer) {
+        schema["minimum"] = limit_value(-kLargestParamInteger);
+    }
+    if (spec.max) {
+        schema["maximum"] = limit_value(*spec.max);
+    } else if (integer) {
+        schema["maximum"] = limit_value(kLargestParamInteger);
+    }
     return schema;
 }
 
@@ -43,7 +53,9 @@ json param_value_schema(const ParamSpec& spec) {
         case ParamType::integer: return bounded_number_schema(spec, "integer");
         case ParamType::number: return bounded_number_schema(spec, "number");
         case ParamType::boolean: return {{"type", "boolean"}};
-        case ParamType::string: return {{"type", "string"}};
+        case ParamType::string:  // ParamTable refuses a NUL
+            return {
+                {"type", "string"}, {"maxLength", spec.max_length}, {"pattern", "^[^\\u0000]*$"}};
         case ParamType::choice: return one_of_choices(spec);
         case ParamType::integer_list:
             return list_schema(spec, bounded_number_schema(spec, "integer"));
@@ -64,6 +76,7 @@ json param_value_schema(const ParamSpec& spec) {
             return {{"oneOf",
                      {bounded_number_schema(spec, "integer"),
                       {{"type", "string"},
+                       {"maxLength", spec.max_length},
                        {"pattern", "^\\s*[0-9]+([bB]|[kKmMgGtTpP]([bB]|[iI][bB])?)?\\s*$"},
                        {"description", "a size such as 512b, 4096, 16k, 256m or 1g"}}}}};
     }
@@ -85,7 +98,19 @@ json params_schema(const ParamTable& table) {
     json properties = json::object();
     for (const auto& spec : table.specs())
         properties[spec.name] = param_schema(spec);
-    return {{"type", "object"}, {"properties", properties}, {"additionalProperties", false}};
+    return {{"type", "object"},
+            {"properties", properties},
+            {"additionalProperties", false},
+            {"maxProperties", table.specs().size()}};
+}
+
+json normalized_params_schema(const ParamTable& table) {
+    json schema = params_schema(table);
+    json required = json::array();
+    for (const auto& spec : table.specs())
+        required.push_back(spec.name);
+    if (!required.empty()) schema["required"] = std::move(required);
+    return schema;
 }
 
 }  // namespace hostprobe::runs

@@ -13,5 +13,8 @@ nlohmann::json param_schema(const ParamSpec& spec);
 // {"type": "object", "properties": {...}}: every parameter optional (defaults fill them in),
 // no others (ParamTable::normalize refuses unknown names).
 nlohmann::json params_schema(const ParamTable& table);
+// The parameters of a run as the agent answers them (normalize()): every one present, defaults
+// filled in.
+nlohmann::json normalized_params_schema(const ParamTable& table);
 
 }  // namespace hostprobe::runs

@@ -57,8 +57,7 @@ Result<json> check_integer(const ParamSpec& spec, const json& value, const std::
     // undefined behaviour to convert), and no parameter needs more than 2^53.
     const double approximate = value.get<double>();
     if (auto range = check_range(spec, approximate, what); !range) return range.error();
-    constexpr double kLargestExact = 9007199254740992.0;  // 2^53
-    if (std::fabs(approximate) > kLargestExact) {
+    if (std::fabs(approximate) > kLargestParamInteger) {
         return invalid(what + " is " + number_text(approximate) + "; it must be at most 2^53");
     }
     return json(value.get<int64_t>());
@@ -92,6 +91,17 @@ Result<json> check_list(const ParamSpec& spec, const json& value, Check check_it
     return items;
 }
 
+// Text is bounded by the spec's max_length, and holds no NUL (a path would end there).
+Status check_text(const ParamSpec& spec, const json& text, const std::string& what) {
+    const std::string& value = text.get_ref<const std::string&>();
+    if (value.size() > spec.max_length) {
+        return invalid(what + " is " + std::to_string(value.size()) + " bytes long; at most " +
+                       std::to_string(spec.max_length) + " are allowed");
+    }
+    if (value.find('\0') != std::string::npos) return invalid(what + " must not hold a NUL");
+    return Ok{};
+}
+
 Result<json> check_value(const ParamSpec& spec, const json& value) {
     const std::string what = "'" + spec.name + "'";
     switch (spec.type) {
@@ -107,6 +117,7 @@ Result<json> check_value(const ParamSpec& spec, const json& value) {
             return value;
         case ParamType::string:
             if (!value.is_string()) return invalid(what + " must be a string");
+            if (auto text = check_text(spec, value, what); !text) return text.error();
             return value;
         case ParamType::choice: return check_choice(spec, value, what);
         case ParamType::integer_list: return check_list(spec, value, check_integer);
@@ -135,6 +146,7 @@ Result<json> check_value(const ParamSpec& spec, const json& value) {
             return check_integer(spec, value, what);
         case ParamType::byte_size: {
             if (value.is_string()) {
+                if (auto text = check_text(spec, value, what); !text) return text.error();
                 auto bytes = parse_byte_size(value.get<std::string>());
                 if (!bytes) return invalid(what + ": " + bytes.error().message);
                 return check_integer(spec, json(*bytes), what);
@@ -284,6 +296,8 @@ json ParamTable::describe() const {
             spec.type == ParamType::auto_sweep_or_counts) {
             entry["max_items"] = spec.max_items;
         }
+        if (spec.type == ParamType::string || spec.type == ParamType::byte_size)
+            entry["max_length"] = spec.max_length;
         if (!spec.unit.empty()) entry["unit"] = spec.unit;
         if (!spec.examples.empty()) entry["examples"] = spec.examples;
         described.push_back(std::move(entry));

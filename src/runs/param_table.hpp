@@ -12,6 +12,9 @@
 
 namespace hostprobe::runs {
 
+// No integer parameter may be beyond ±2^53, whatever its spec says: a double holds it exactly.
+inline constexpr double kLargestParamInteger = 9007199254740992.0;
+
 enum class ParamType {
     integer,
     number,
@@ -38,6 +41,8 @@ struct ParamSpec {
     std::string unit;       // for the description: "s", "bytes"
     // Values a client may offer (a form's suggestions), not a limit: the allowed directories.
     std::vector<std::string> examples;
+    // The longest text in bytes a string (or a size written as text) may be.
+    size_t max_length = 256;
 };
 
 class ParamTable {

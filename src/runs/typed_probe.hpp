@@ -60,15 +60,28 @@ class TypedProbe : public Probe {
         }
     }
 
-    // The top level of a default result as its to_json writes it: the members every result
-    // has, and their types.
+    // Read off the JSON of result_examples() (core/json_shape): nested lists and objects
+    // typed, members absent or null in the default result optional or nullable.
     nlohmann::json result_schema() const override {
+        std::vector<nlohmann::json> examples;
+        for (const auto& example : result_examples())
+            examples.emplace_back(example);
+        if (examples.empty()) return Probe::result_schema();
+        return schema_of_examples(examples, result_shape_hints());
+    }
+
+    // Results that show every member the JSON may have: a default one (what may be absent or
+    // null) and populated ones (every optional set, every list and map with an entry). Written
+    // beside the result's to_json; without populated ones the document knows the top level only.
+    virtual std::vector<ResultType> result_examples() const {
         if constexpr (std::default_initializable<ResultType>) {
-            return top_level_schema(nlohmann::json(ResultType{}));
+            return {ResultType{}};
         } else {
-            return Probe::result_schema();
+            return {};
         }
     }
+    // Objects of the result whose members are keys (core/json_shape's ShapeHints).
+    virtual ShapeHints result_shape_hints() const { return {}; }
 
     // The result as the probe's struct; parse_error naming what did not parse.
     Result<ResultType> parse_result(const nlohmann::json& result) const requires

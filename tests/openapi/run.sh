@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GET /openapi.json of a real daemon through a real OpenAPI validator, then real answers of every
-# endpoint (each probe's run, every error status) against the document's own schemas.
+# endpoint (each probe's run, every error status) against the document's own schemas, and again
+# against a closed copy of them (no member the document does not name).
 #   tests/openapi/run.sh <path-to-hostprobe-binary>
 # Exit status: 0 passed, 1 failed, 2 usage, 77 skipped (no node or npm).
 set -euo pipefail
@@ -9,11 +10,4 @@ if [ "$#" -ne 1 ]; then
   echo "usage: $0 <path-to-hostprobe-binary>" >&2
   exit 2
 fi
-binary="$(realpath "$1")"
-here="$(cd "$(dirname "$0")" && pwd)"
-
-status=0
-"$here/../js/ensure-modules.sh" || status=$?
-if [ "$status" -ne 0 ]; then exit "$status"; fi
-
-exec node "$here/validate.js" "$binary"
+exec "$(dirname "$0")/run-node.sh" validate.js "$1"

@@ -5,12 +5,12 @@
 //   node validate.js <path-to-hostprobe-binary>
 'use strict';
 
-const { spawn } = require('child_process');
 const fs = require('fs');
-const http = require('http');
 const os = require('os');
 const path = require('path');
 const { createRequire } = require('module');
+
+const daemon = require('./daemon');
 
 // The pinned packages of tests/js.
 const requireJs = createRequire(path.join(__dirname, '..', 'js', 'package.json'));
@@ -19,63 +19,14 @@ const Ajv2020 = requireJs('ajv/dist/2020').default;
 const addFormats = requireJs('ajv-formats').default;
 
 const binary = process.argv[2];
+const request = daemon.request;
+const startDaemon = (args, env) => daemon.startDaemon(binary, args, env);
 const failures = [];
 const checked = [];  // "METHOD /template STATUS media"
 
 function fail(message) {
   failures.push(message);
   console.error('FAIL: ' + message);
-}
-
-// --- the daemon -------------------------------------------------------------------------------
-
-// Starts `hostprobe serve` on an ephemeral port; resolves with {port, stop}.
-function startDaemon(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, ['serve', '--listen', '127.0.0.1:0', ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let log = '';
-    const timer = setTimeout(() => reject(new Error('no listening line in 30 s:\n' + log)), 30000);
-    child.stderr.on('data', (chunk) => {
-      log += chunk;
-      const listening = /msg=listening address=\S*:(\d+)/.exec(log);
-      if (listening && !child.port) {
-        child.port = Number(listening[1]);
-        clearTimeout(timer);
-        resolve({
-          port: child.port,
-          stop: () => new Promise((done) => {
-            child.once('exit', done);
-            child.kill('SIGTERM');
-          }),
-        });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (!child.port) reject(new Error('hostprobe exited ' + code + ':\n' + log));
-    });
-  });
-}
-
-// One request; resolves with {status, headers, body}. Any method, any Host header.
-function request(port, method, target, { headers = {}, body } = {}) {
-  // Content-Length always: Node would send a POST or PUT without a body chunked (411).
-  const length = body === undefined ? 0 : Buffer.byteLength(body);
-  if (method !== 'GET' || length) headers = { 'Content-Length': String(length), ...headers };
-  return new Promise((resolve, reject) => {
-    const sent = http.request({ host: '127.0.0.1', port, method, path: target, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers,
-                                    body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    sent.on('error', reject);
-    if (body !== undefined) sent.write(body);
-    sent.end();
-  });
 }
 
 function postJson(port, target, value, headers = {}) {
@@ -87,12 +38,48 @@ function postJson(port, target, value, headers = {}) {
 
 // --- the document -----------------------------------------------------------------------------
 
+// A copy of the document in which every object schema that lists its members allows no others:
+// an answer that validates against it has no member the document lacks.
+function closedCopy(document) {
+  const copy = JSON.parse(JSON.stringify(document));
+  const close = (node) => {
+    if (Array.isArray(node)) return node.forEach(close);
+    if (!node || typeof node !== 'object') return;
+    if (node.properties && typeof node.properties === 'object' && !('additionalProperties' in node))
+      node.additionalProperties = false;
+    Object.values(node).forEach(close);
+  };
+  close(copy.components.schemas);
+  return copy;
+}
+
+// Whether an error comes from the schema of the probe the run it is in belongs to, not from
+// another branch of the oneOf over the probes (those complain of every member).
+function ofItsOwnProbe(error, value) {
+  const schemaProbe = /\/components\/schemas\/[A-Za-z]+\.([a-z0-9_]+)\//.exec(error.schemaPath);
+  if (!schemaProbe) return true;
+  let at = value;
+  let probe = null;
+  for (const key of error.instancePath.split('/').slice(1)) {
+    if (at && typeof at === 'object' && typeof at.probe === 'string') probe = at.probe;
+    at = at && typeof at === 'object' ? at[key] : undefined;
+  }
+  return probe === null || probe === schemaProbe[1];
+}
+
+function newAjv(document) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(document, 'openapi.json');
+  return ajv;
+}
+
 class Contract {
   constructor(document) {
     this.document = document;
-    this.ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(this.ajv);
-    this.ajv.addSchema(document, 'openapi.json');
+    this.ajv = newAjv(document);
+    // Strict: the daemon's answers may hold no member the document does not name.
+    this.closedAjv = newAjv(closedCopy(document));
     this.templates = Object.keys(document.paths).map((template) => ({
       template,
       pattern: new RegExp('^' + template.replace(/\{[^/]+\}/g, '[^/]+') + '$'),
@@ -126,12 +113,12 @@ class Contract {
     const wanted = template ? 405 : 404;
     if (!outside || (status !== wanted && status !== 501)) return null;
     return { where: `${method} (${template || 'no path'})`,
-             response: this.document.components.responses[outside] };
+             response: this.document['x-answers-outside-operations'][outside] };
   }
 
-  schemaValidator(schema) {
-    if (schema.$ref) return this.ajv.getSchema('openapi.json' + schema.$ref);
-    return this.ajv.compile(schema);
+  schemaValidator(schema, ajv = this.ajv) {
+    if (schema.$ref) return ajv.getSchema('openapi.json' + schema.$ref);
+    return ajv.compile(schema);
   }
 
   // Whether the document's request-body schema agrees with the agent on a body it accepted
@@ -187,6 +174,17 @@ class Contract {
       const reasons = [...new Set(validate.errors.map((e) => `${e.instancePath} ${e.message}`))];
       fail(`${label}: ${found.where} ${answer.status} ${mediaType} does not match its schema:\n  ` +
            reasons.slice(0, 10).join('\n  '));
+      return;
+    }
+    const closed = this.schemaValidator(media.schema, this.closedAjv);
+    if (!closed(value)) {
+      const members = [...new Set(closed.errors
+        .filter((e) => e.keyword === 'additionalProperties' && ofItsOwnProbe(e, value))
+        .map((e) => `${e.instancePath}/${e.params.additionalProperty}`))];
+      const reasons = members.length ? members
+        : [...new Set(closed.errors.map((e) => `${e.instancePath} ${e.message}`))];
+      fail(`${label}: ${found.where} ${answer.status} ${mediaType} has members the document ` +
+           `does not name:\n  ` + reasons.slice(0, 10).join('\n  '));
       return;
     }
     checked.push(`${found.where} ${answer.status} ${mediaType}`);
@@ -286,6 +284,8 @@ async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
      { probe: 'cipher', params: { seconds: 100000 } }, 400],
     ['an empty list', 'POST', '/v1/runs', { probe: 'cipher', params: { block_sizes: [] } }, 400],
     ['an unknown member', 'POST', '/v1/runs', { probe: 'cpu', extra: true }, 400],
+    ['a directory holding a NUL', 'POST', '/v1/runs',
+     { probe: 'disk', params: { ...params.disk, directory: allowed + '\u0000x' } }, 400],
     ['a size that is no size', 'POST', '/v1/runs',
      { probe: 'disk', params: { directory: allowed, size: 'big' } }, 400],
     ['malformed JSON', 'POST', '/v1/runs', '{"probe": "cpu",', 400],

@@ -19,6 +19,7 @@ class CipherProbe final : public runs::TypedProbe<CipherResult> {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
+    std::vector<CipherResult> result_examples() const override { return cipher_result_examples(); }
 
   protected:
     Result<CipherResult> measure(const runs::ProbeContext& context,

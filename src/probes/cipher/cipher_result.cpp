@@ -4,6 +4,7 @@
 
 #include "core/json_reads.hpp"
 #include "core/result_reads.hpp"
+#include "host/host_examples.hpp"
 
 namespace hostprobe::probes {
 
@@ -150,6 +151,50 @@ void from_json(const json& in, CipherResult& result) {
                     [](const json& value) { return value.get<ThreadSweep>(); });
     read_if_present(in, "openssl_cpu", result.openssl_cpu,
                     [](const json& value) { return value.get<host::OpensslCpu>(); });
+}
+
+std::vector<CipherResult> cipher_result_examples() {
+    const core::Spread spread{1e9, 1.1e9, 1.2e9};
+    const CipherCell cell{"aes-128-ctr", 16384, 2, 1,   61035,
+                          1000000000,    1e9,   2, 5e8, CipherRepetitions{3, spread, spread}};
+    ThreadSweep sweep;
+    sweep.thread_counts = {1, 2};
+    sweep.budget_cores = 2;
+    sweep.budget_source = "cgroup";
+    sweep.scaling = {CellScaling{
+        "aes-128-ctr", 16384, {ScalingStep{2, 1e9, 5e8, 0.95, false, host::example_throttling()}}}};
+    sweep.by_threads = {ThreadCountSummary{2, false, 0.9, 0.95, host::example_throttling()}};
+    sweep.stops_growing_above = 2;
+    sweep.explanation = "scales";
+    CipherResult full{.measurements = {cell},
+                      .threads = 2,
+                      .seconds_per_measurement = 1,
+                      .mode = CipherMode::aead_record,
+                      .decrypt = true,
+                      .throttling = host::example_throttling(),
+                      .steal_seconds = 0.01,
+                      .wall_to_cpu_ratio = 1,
+                      .throttled = true,
+                      .explanation = "throttled",
+                      .openssl_version = "OpenSSL 3.0.17",
+                      .cpu_budget = host::example_cpu_budget(),
+                      .partial = true,
+                      .series = {example_series_slice()},
+                      .series_change = example_series_change(),
+                      .sustained = SustainedThroughput{60, 1e9, 9e8},
+                      .thread_sweep = sweep,
+                      .openssl_cpu = host::example_openssl_cpu(host::ExampleArchitecture::x86)};
+    // ARM's features, and every optional member of a list's entries unset.
+    CipherResult sparse = full;
+    sparse.openssl_cpu = host::example_openssl_cpu(host::ExampleArchitecture::arm);
+    sparse.measurements[0].repetitions.reset();
+    sparse.series = {example_sparse_series_slice()};
+    sparse.series_change = example_sparse_series_change();
+    sparse.thread_sweep->scaling[0].steps[0].throttling.reset();
+    sparse.thread_sweep->by_threads[0].wall_growth.reset();
+    sparse.thread_sweep->by_threads[0].throttling.reset();
+    sparse.thread_sweep->stops_growing_above.reset();
+    return {CipherResult{}, full, sparse};
 }
 
 }  // namespace hostprobe::probes

@@ -84,4 +84,9 @@ void to_json(nlohmann::json& out, const CipherResult& result);
 // when absent.
 void from_json(const nlohmann::json& in, CipherResult& result);
 
+// A default result and populated ones (every optional set, every list with an entry, a thread
+// sweep): what the result's schema in GET /openapi.json is read off. A member added to the
+// result is set here too.
+std::vector<CipherResult> cipher_result_examples();
+
 }  // namespace hostprobe::probes

@@ -125,4 +125,12 @@ std::vector<SeriesSlice> series_from_json(const json& in, const std::string& wor
     return slices;
 }
 
+SeriesSlice example_series_slice() {
+    return SeriesSlice{0, 1, 1e9, 0.9, 10, 1, 0.01, 0.001, "aes-128-ctr/16384"};
+}
+
+SeriesSlice example_sparse_series_slice() {
+    return SeriesSlice{.start_seconds = 1, .seconds = 1};
+}
+
 }  // namespace hostprobe::probes

@@ -77,4 +77,9 @@ nlohmann::json series_json(const std::vector<SeriesSlice>& slices, const std::st
 // kMaxSlices.
 std::vector<SeriesSlice> series_from_json(const nlohmann::json& in, const std::string& work_key);
 
+// A slice with every member set, and one with none of the optional ones: examples for the
+// result schemas (core/json_shape).
+SeriesSlice example_series_slice();
+SeriesSlice example_sparse_series_slice();
+
 }  // namespace hostprobe::probes

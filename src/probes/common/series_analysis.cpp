@@ -238,4 +238,12 @@ SeriesChange series_change_from_json(const json& in) {
     return change;
 }
 
+SeriesChange example_series_change() {
+    return SeriesChange{"work_per_second", 30, 1e9, 5e8, 0.01, 0.2, 0, 0.5};
+}
+
+SeriesChange example_sparse_series_change() {
+    return SeriesChange{.measure = "cores_used", .at_seconds = 30, .before = 2, .after = 1};
+}
+
 }  // namespace hostprobe::probes

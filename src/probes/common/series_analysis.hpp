@@ -48,4 +48,9 @@ std::string series_summary_line(const std::vector<SeriesSlice>& slices);
 nlohmann::json series_change_json(const SeriesChange& change);
 SeriesChange series_change_from_json(const nlohmann::json& in);  // throws on a bad shape
 
+// A change with every member set, and one with none of the optional ones: examples for the
+// result schemas (core/json_shape).
+SeriesChange example_series_change();
+SeriesChange example_sparse_series_change();
+
 }  // namespace hostprobe::probes

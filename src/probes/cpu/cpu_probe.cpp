@@ -1,5 +1,6 @@
 #include "probes/cpu/cpu_probe.hpp"
 
+#include "host/host_examples.hpp"
 #include "report/host_json.hpp"
 #include "report/host_text.hpp"
 
@@ -14,6 +15,12 @@ Result<CpuResult> CpuProbe::measure(const runs::ProbeContext& context,
     CpuResult result{host::collect_host_facts(context.root)};
     context.report_progress(1.0);
     return result;
+}
+
+std::vector<CpuResult> CpuProbe::result_examples() const {
+    return {CpuResult{}, CpuResult{host::example_host_facts(host::ExampleArchitecture::x86)},
+            CpuResult{host::example_host_facts(host::ExampleArchitecture::arm)},
+            CpuResult{host::example_sparse_host_facts()}};
 }
 
 std::string CpuProbe::text_report(const CpuResult& result) const {

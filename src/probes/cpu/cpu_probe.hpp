@@ -23,6 +23,7 @@ class CpuProbe final : public runs::TypedProbe<CpuResult> {
     const runs::ParamTable& params() const override { return params_; }
     bool exclusive() const override { return false; }
     double expected_seconds(const nlohmann::json&) const override { return 0.1; }
+    std::vector<CpuResult> result_examples() const override;
 
   protected:
     Result<CpuResult> measure(const runs::ProbeContext& context,

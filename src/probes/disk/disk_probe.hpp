@@ -21,6 +21,7 @@ class DiskProbe final : public runs::TypedProbe<DiskResult> {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
+    std::vector<DiskResult> result_examples() const override { return disk_result_examples(); }
 
     // numjobs × bs × iodepth of buffers may not exceed this: hostprobe shares a small task.
     static constexpr uint64_t kMaxBufferBytes = 64ull << 20;

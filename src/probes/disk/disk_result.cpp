@@ -166,4 +166,34 @@ void from_json(const json& in, DiskResult& result) {
     read_if_present(in, "partial", result.partial, as_bool);
 }
 
+std::vector<DiskResult> disk_result_examples() {
+    DiskDirection direction{.io_bytes = 4096,
+                            .io_kbytes = 4,
+                            .bw_bytes = 4096,
+                            .bw = 4,
+                            .iops = 1.5,
+                            .runtime_ms = 1000,
+                            .total_ios = 1,
+                            .clat = example_latency_summary(),
+                            .clat_p99_series_ns = {std::nullopt, 2000}};
+    DiskResult full{.directory = "/data",
+                    .job_options = DiskJobEcho{.directory = "/data",
+                                               .bs = "4k",
+                                               .size = "256m",
+                                               .runtime = ParamNumber{10, true},
+                                               .ramp_time = ParamNumber{0.5, false}},
+                    .read = direction,
+                    .write = direction,
+                    .iops_series = {1, 2},
+                    .usr_cpu_seconds = 0.5,
+                    .sys_cpu_seconds = 0.5,
+                    .layout_seconds = 0.5,
+                    .runtime_seconds = 10,
+                    .partial = true};
+    DiskResult reversed = full;  // a whole ramp_time, a fractional runtime
+    reversed.job_options.runtime = ParamNumber{1.5, false};
+    reversed.job_options.ramp_time = ParamNumber{1, true};
+    return {DiskResult{}, full, reversed};
+}
+
 }  // namespace hostprobe::probes

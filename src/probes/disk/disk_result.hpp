@@ -88,4 +88,8 @@ void to_json(nlohmann::json& out, const DiskResult& result);
 // and keep their defaults when absent.
 void from_json(const nlohmann::json& in, DiskResult& result);
 
+// A default result and a populated one (every list with an entry): what the result's schema in
+// GET /openapi.json is read off. A member added to the result is set here too.
+std::vector<DiskResult> disk_result_examples();
+
 }  // namespace hostprobe::probes

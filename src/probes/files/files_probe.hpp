@@ -20,6 +20,9 @@ class FilesProbe final : public runs::TypedProbe<FilesResult> {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
+    std::vector<FilesResult> result_examples() const override {
+        return files_result_examples(operations());
+    }
 
     // The four operations, in the order they run.
     static const std::vector<std::string>& operations();

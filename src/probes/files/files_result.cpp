@@ -77,4 +77,16 @@ std::string files_report(const FilesResult& result) {
     return text;
 }
 
+std::vector<FilesResult> files_result_examples(const std::vector<std::string>& operations) {
+    FilesResult full{.directory = "/data",
+                     .files = 100,
+                     .file_size = 4096,
+                     .threads = 2,
+                     .ops = {},
+                     .partial = true};
+    for (const auto& operation : operations)
+        full.ops[operation] = FilesOperation{100, 0.5, 200, example_latency_summary()};
+    return {FilesResult{}, full};
+}
+
 }  // namespace hostprobe::probes

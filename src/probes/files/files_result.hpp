@@ -42,4 +42,8 @@ void from_json(const nlohmann::json& in, FilesResult& result);
 // The report: one line per operation with its rate, mean and p50/p99/p99.9 latency.
 std::string files_report(const FilesResult& result);
 
+// A default result and a populated one (each operation measured): what the result's schema in
+// GET /openapi.json is read off. A member added to the result is set here too.
+std::vector<FilesResult> files_result_examples(const std::vector<std::string>& operations);
+
 }  // namespace hostprobe::probes

@@ -100,4 +100,11 @@ void from_json(const nlohmann::json& in, LatencySummary& latency) {
         latency.bins[bin_value(key)] = integer_or_throw<uint64_t>(count);
 }
 
+LatencySummary example_latency_summary() {
+    LatencySummary latency{.count = 2, .min = 1000, .max = 3000, .mean = 2000, .stddev = 1000};
+    latency.percentiles.fill(2000);
+    latency.bins = {{1000, 1}, {3008, 1}};
+    return latency;
+}
+
 }  // namespace hostprobe::probes

@@ -46,4 +46,7 @@ std::vector<std::pair<double, double>> exported_quantiles(const LatencySummary& 
 void to_json(nlohmann::json& out, const LatencySummary& latency);
 void from_json(const nlohmann::json& in, LatencySummary& latency);
 
+// A summary with every member set: an example for the result schemas (core/json_shape).
+LatencySummary example_latency_summary();
+
 }  // namespace hostprobe::probes

@@ -13,7 +13,8 @@ inline runs::ParamSpec directory_param(const StoragePolicy& policy) {
         .type = runs::ParamType::string,
         .default_value = "",
         .description = "where the test files go; must be inside an allowed directory (--disk-dir)",
-        .examples = policy.allowed_dirs};
+        .examples = policy.allowed_dirs,
+        .max_length = kMaxDirectoryPathBytes};
 }
 
 }  // namespace hostprobe::probes

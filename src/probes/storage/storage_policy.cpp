@@ -18,8 +18,6 @@ namespace hostprobe::probes {
 
 namespace {
 
-constexpr size_t kMaxPathBytes = PATH_MAX - 1;
-
 Result<std::string> real_path(const std::string& path) {
     char resolved[PATH_MAX];
     if (::realpath(path.c_str(), resolved) == nullptr) {
@@ -51,10 +49,10 @@ std::string path_of(const std::vector<std::string>& components) {
 Result<std::vector<std::string>> requested_components(const std::string& requested) {
     if (requested.empty())
         return make_error(ErrorCode::invalid_argument, "'directory' is required");
-    if (requested.size() > kMaxPathBytes) {
+    if (requested.size() > kMaxDirectoryPathBytes) {
         return make_error(ErrorCode::invalid_argument,
                           "'directory' is " + std::to_string(requested.size()) +
-                              " bytes long; at most " + std::to_string(kMaxPathBytes) +
+                              " bytes long; at most " + std::to_string(kMaxDirectoryPathBytes) +
                               " are allowed");
     }
     if (requested.find('\0') != std::string::npos)

@@ -3,6 +3,8 @@
 // at start; below an allowed directory nothing a caller or a writer there controls is followed.
 #pragma once
 
+#include <climits>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -13,6 +15,9 @@
 #include "probes/storage/open_beneath.hpp"
 
 namespace hostprobe::probes {
+
+// The longest directory a caller may name: a path the kernel takes (PATH_MAX with its NUL).
+inline constexpr size_t kMaxDirectoryPathBytes = PATH_MAX - 1;
 
 struct StoragePolicy {
     std::vector<std::string> allowed_dirs;   // resolved absolute paths

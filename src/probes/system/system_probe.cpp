@@ -115,7 +115,8 @@ SystemProbe::SystemProbe(const ProbeSetup& setup)
                     .default_value = "",
                     .description = "where file_copy and shell work: empty is a private directory "
                                    "under $TMPDIR or /tmp; otherwise one inside --disk-dir",
-                    .examples = setup.storage.allowed_dirs},
+                    .examples = setup.storage.allowed_dirs,
+                    .max_length = kMaxDirectoryPathBytes},
       }) {}
 
 Status SystemProbe::check(const json& params) const {

@@ -27,6 +27,7 @@ class SystemProbe final : public runs::TypedProbe<SystemResult> {
     bool exclusive() const override { return true; }
     Status check(const nlohmann::json& params) const override;
     double expected_seconds(const nlohmann::json& params) const override;
+    std::vector<SystemResult> result_examples() const override { return system_result_examples(); }
 
   protected:
     Result<SystemResult> measure(const runs::ProbeContext& context,

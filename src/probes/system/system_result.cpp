@@ -7,6 +7,7 @@
 
 #include "core/json_reads.hpp"
 #include "core/result_reads.hpp"
+#include "host/host_examples.hpp"
 #include "probes/system/system_index.hpp"
 
 namespace hostprobe::probes {
@@ -144,6 +145,28 @@ const SystemPassIndex* find_pass_index(const SystemResult& result, size_t copies
     const auto found = std::find_if(result.index.begin(), result.index.end(),
                                     [copies](const auto& pass) { return pass.copies == copies; });
     return found == result.index.end() ? nullptr : &*found;
+}
+
+std::vector<SystemResult> system_result_examples() {
+    const SystemTestResult test{
+        "dhrystone", "Dhrystone 2 using register variables", "lps", 1, 1e7, 116700, 856.9, 10, true,
+        5691.5};
+    SystemResult full{
+        .note = "a note",
+        .tests = {test},
+        .skipped = {SystemSkippedTest{"shell8", "Shell Scripts (8 concurrent)", 1, "no /bin/sh"}},
+        .copies = {1, 2},
+        .seconds_per_test = 10,
+        .cpu_budget = host::example_cpu_budget(),
+        .directory = "/tmp",
+        .index = {SystemPassIndex{1, 856.9, 1}, SystemPassIndex{2, std::nullopt, 0}},
+        .index_partial = true,
+        .partial = true,
+        .series = {example_series_slice()}};
+    SystemResult sparse = full;  // no DMIPS, no optional member of a series slice
+    sparse.tests[0].dmips.reset();
+    sparse.series = {example_sparse_series_slice()};
+    return {SystemResult{}, full, sparse};
 }
 
 }  // namespace hostprobe::probes

@@ -72,4 +72,8 @@ void from_json(const nlohmann::json& in, SystemResult& result);
 // The pass of `copies`, or null.
 const SystemPassIndex* find_pass_index(const SystemResult& result, size_t copies);
 
+// A default result and a populated one (every list with an entry, dhrystone's DMIPS): what the
+// result's schema in GET /openapi.json is read off. A member added to the result is set here too.
+std::vector<SystemResult> system_result_examples();
+
 }  // namespace hostprobe::probes

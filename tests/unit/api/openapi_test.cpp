@@ -6,10 +6,15 @@
 #include <doctest/doctest.h>
 #include <httplib.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "api/host_api.hpp"
+#include "api/openapi_schemas.hpp"
 #include "api/runs_api.hpp"
+#include "core/json_shape.hpp"
+#include "core/strings.hpp"
+#include "probes/registry.hpp"
 #include "support/fake_probe.hpp"
 #include "support/paths.hpp"
 
@@ -88,10 +93,9 @@ TEST_CASE("every route registered in the router is an operation of /openapi.json
     }
     const json& get_run = document["paths"]["/v1/runs/{id}"]["get"];
     REQUIRE(get_run["parameters"].size() == 2);
-    CHECK(get_run["parameters"][0] == json{{"name", "id"},
-                                           {"in", "path"},
-                                           {"required", true},
-                                           {"schema", {{"type", "string"}, {"minLength", 1}}}});
+    CHECK(get_run["parameters"][0]["name"] == "id");
+    CHECK(get_run["parameters"][0]["in"] == "path");
+    CHECK(get_run["parameters"][0]["schema"]["maxLength"] == CPPHTTPLIB_REQUEST_URI_MAX_LENGTH);
     CHECK(get_run["parameters"][1]["schema"]["enum"] == json{"json", "text"});
     CHECK(get_run["responses"]["200"]["content"].contains("text/plain"));
     CHECK(document["paths"]["/v1/runs"]["get"]["parameters"][0]["schema"]["enum"] ==
@@ -110,13 +114,17 @@ TEST_CASE("a probe's parameter table is its request-body schema in /openapi.json
     CHECK(params["additionalProperties"] == false);
     CHECK(params["properties"].size() == 4);
     CHECK(params["properties"]["value"] == json{{"type", "integer"},
+                                                {"format", "int64"},
                                                 {"minimum", 0},
                                                 {"maximum", 100},
                                                 {"default", 1},
                                                 {"description", "echoed"}});
     CHECK(params["properties"]["block"]["type"] == "boolean");
     CHECK(schemas["Run.measure"]["properties"]["params"]["$ref"] ==
-          "#/components/schemas/Params.measure");
+          "#/components/schemas/RunParams.measure");
+    // The answer's params: every one, defaults filled in.
+    CHECK(schemas["RunParams.measure"]["required"].size() == 4);
+    CHECK_FALSE(params.contains("required"));
     CHECK(schemas["Run.measure"]["properties"]["state"]["enum"] ==
           json{"queued", "running", "succeeded", "failed", "cancelled"});
     // Not a TypedProbe: any object.
@@ -148,4 +156,56 @@ TEST_CASE("/openapi.json's security follows the access policy") {
     CHECK(paths["/v1/runs"]["post"]["responses"].contains("401"));
     CHECK_FALSE(paths["/healthz"]["get"]["responses"].contains("401"));
     CHECK(paths["/v1/runs"]["post"]["responses"]["429"]["headers"].contains("Retry-After"));
+}
+
+TEST_CASE("every operation of /openapi.json has a tag the document lists, and a description") {
+    DescribedApi api;
+    const json document = api.document();
+    std::vector<std::string> listed;
+    for (const auto& tag : document["tags"])
+        listed.push_back(tag["name"]);
+    int operations = 0;
+    for (const auto& [path, item] : document["paths"].items()) {
+        for (const auto& [method, operation] : item.items()) {
+            INFO(method << " " << path);
+            REQUIRE(operation.contains("tags"));
+            CHECK(std::find(listed.begin(), listed.end(), operation["tags"][0]) != listed.end());
+            CHECK(operation["description"].get<std::string>().size() >
+                  operation["summary"].get<std::string>().size());
+            ++operations;
+        }
+    }
+    CHECK(operations >= 9);
+    CHECK(document["servers"][0]["url"] == "/");
+}
+
+TEST_CASE("the built-in probes' results and the host are typed to the last member") {
+    probes::ProbeSetup setup;
+    const runs::ProbeRegistry registry = probes::builtin_probes(setup);
+    const json schemas = api::component_schemas(registry);
+    for (const auto& probe : registry.probes()) {
+        INFO(probe->name());
+        const json& result = schemas["Result." + probe->name()];
+        CHECK(join(schema_gaps(result), "; ") == "");
+        CHECK(result["properties"].size() > 3);
+    }
+    CHECK(join(schema_gaps(schemas["Host"]), "; ") == "");
+    CHECK(schemas["Host"]["properties"]["ecs"]["type"] == json{"object", "null"});
+    // `hostprobe cpu` knows the host only: never a task.
+    CHECK(schemas["Result.cpu"]["properties"]["ecs"] == json{{"type", "null"}});
+    // Lists are described by their items, nested objects by their members.
+    const json& cipher = schemas["Result.cipher"]["properties"];
+    CHECK(cipher["measurements"]["items"]["properties"]["bytes_per_second"]["type"] == "number");
+    CHECK(cipher["cpu_budget"]["properties"]["cores"]["type"] == "number");
+    CHECK(cipher["steal_seconds"]["type"] == json{"number", "null"});
+    CHECK(cipher["openssl_cpu"]["properties"].contains("aes"));    // x86's features
+    CHECK(cipher["openssl_cpu"]["properties"].contains("pmull"));  // ARM's
+    const json& required = schemas["Result.cipher"]["required"];
+    CHECK(std::find(required.begin(), required.end(), "measurements") != required.end());
+    CHECK(std::find(required.begin(), required.end(), "series") == required.end());
+    const json& host = schemas["Host"]["properties"];
+    CHECK(host["caches"]["items"]["properties"]["size_bytes"]["format"] == "int64");
+    CHECK(host["live"]["properties"]["memory"]["properties"]["events_total"]["additionalProperties"]
+              ["type"] == "integer");
+    CHECK(host["cpu"]["properties"]["family"]["type"] == json{"string", "integer", "null"});
 }

@@ -158,6 +158,7 @@ TEST_CASE("a probe added as docs/ADDING_A_PROBE.md says is described in GET /ope
     // The result's members, from its struct's to_json.
     const json& result = schemas["Result.budget-echo"];
     CHECK(result["required"] == json{"allowed_dir", "visible_cpus", "workers"});
-    CHECK(result["properties"]["workers"] == json{{"type", "integer"}});
+    CHECK(result["properties"]["workers"]["type"] == "integer");
+    CHECK(result["properties"]["workers"]["format"] == "int64");
     CHECK(result["properties"]["allowed_dir"] == json{{"type", "string"}});
 }
