@@ -132,7 +132,9 @@ json response_object(const http::ResponseDoc& response) {
 // access policy, and the server's own errors.
 std::vector<http::ResponseDoc> errors_on_the_way_in(const std::string& method, bool secured) {
     std::vector<http::ResponseDoc> errors = {
-        http::error_doc(400, "malformed request: a header, a query parameter or the body"),
+        http::error_doc(400,
+                        "malformed request: a header (a line not ended by CRLF, without a colon "
+                        "or folded), a query parameter or the body"),
         http::error_doc(408, "the request did not arrive whole within --request-timeout"),
         http::error_doc(411, "a chunked body; send Content-Length"),
         http::error_doc(415, "a compressed body (Content-Encoding other than identity)"),
@@ -191,7 +193,13 @@ json operation_object(const http::Router::RouteInfo& route) {
         responses[std::to_string(response.status)] = response_object(response);
     for (const auto& error : errors_on_the_way_in(route.method, !security.empty())) {
         const std::string status = std::to_string(error.status);
-        if (!responses.contains(status)) responses[status] = response_object(error);
+        // A route's own reason for a status is one of them: the screen's may come first.
+        if (!responses.contains(status)) {
+            responses[status] = response_object(error);
+        } else {
+            auto& description = responses[status]["description"];
+            description = description.get<std::string>() + "; or " + error.description;
+        }
     }
     json object = {{"operationId", operation_id(route.method, route.pattern)},
                    {"summary", doc.summary},

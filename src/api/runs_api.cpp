@@ -229,9 +229,8 @@ http::RouteDoc create_run_doc(const RunsApiContext& context) {
                    {{"type", "number"}, {"minimum", 0}, {"maximum", context.max_wait_seconds}}}},
         .request_body = "RunRequest",
         .request_body_description =
-            "at most --max-body-bytes (default " +
-            std::to_string(http::ServerOptions{}.max_body_bytes) +
-            " bytes; a larger one is refused with 413 before it is read), " +
+            "at most " + std::to_string(context.max_body_bytes) +
+            " bytes (--max-body-bytes; a larger one is refused with 413 before it is read), " +
             std::to_string(kRunRequestLimits.max_depth) + " levels deep and " +
             std::to_string(kRunRequestLimits.max_values) + " values",
         .responses = {run_doc(http::kOk, "the run, finished within ?wait"),

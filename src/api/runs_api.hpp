@@ -4,6 +4,7 @@
 
 #include "api/rate_limiter.hpp"
 #include "api/wait_slots.hpp"
+#include "http/http_server.hpp"
 #include "http/router.hpp"
 #include "runs/probe.hpp"
 #include "runs/runner.hpp"
@@ -16,6 +17,8 @@ struct RunsApiContext {
     RateLimiter& run_creations;  // per client address
     WaitSlots& waiters;          // requests holding an HTTP thread with ?wait
     double max_wait_seconds = 600;
+    size_t max_body_bytes =
+        http::ServerOptions{}.max_body_bytes;  // as served: the document says it
 };
 
 // The context must outlive the router.

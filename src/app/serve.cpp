@@ -178,7 +178,11 @@ class Api {
         : host_(host_context),
           run_creations_(config.max_runs_per_minute),
           waiters_(api::wait_slots_for(http_threads)),
-          runs_{runner, registry, run_creations_, waiters_},
+          runs_{.runner = runner,
+                .registry = registry,
+                .run_creations = run_creations_,
+                .waiters = waiters_,
+                .max_body_bytes = config.max_body_bytes},
           router_(std::make_shared<http::Router>()) {
         api::add_host_routes(*router_, host_);
         api::add_runs_routes(*router_, runs_);

@@ -56,7 +56,8 @@ Result<nlohmann::json> parse_params(const std::string& text, const std::string& 
 }
 
 // A regular file of at most the limit: a directory, a FIFO or /dev/zero is refused before a
-// byte of it is read, a huge file after one byte past the limit.
+// byte of it is read, a huge file by its size (or, one that grows, before more than the limit
+// is held).
 Result<nlohmann::json> read_params_file(const std::string& path) {
     auto text = core::read_regular_file(path, kParamsLimits.max_bytes);
     if (!text)

@@ -71,6 +71,9 @@ Result<RegularFile> open_regular_file(const std::string& path, std::string_view 
     struct stat opened {};
     if (::fstat(fd.get(), &opened) != 0) return system_error(name, errno);
     if (!S_ISREG(opened.st_mode)) return not_regular(name, opened.st_mode);
+    // A regular file now: reads block as usual (a FUSE or network file may otherwise say EAGAIN).
+    if (const int flags = ::fcntl(fd.get(), F_GETFL); flags >= 0)
+        ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
     return RegularFile{std::move(fd), static_cast<uint64_t>(opened.st_size)};
 }
 

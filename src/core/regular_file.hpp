@@ -32,8 +32,8 @@ Result<RegularFile> open_regular_file(const std::string& path, std::string_view 
 // Up to `size` bytes from `fd` into `buffer` (0 at the end), retried on EINTR.
 Result<size_t> read_some(int fd, char* buffer, size_t size, std::string_view shown_as);
 
-// The whole of a regular file of at most `max_bytes`: a longer one is an Error (too_large) after
-// reading at most `max_bytes` + 1 bytes.
+// The whole of a regular file of at most `max_bytes`: a longer one is an Error (too_large), found
+// by its size or while reading, before more than `max_bytes` are held.
 Result<std::string> read_regular_file(const std::string& path, size_t max_bytes,
                                       std::string_view shown_as = {});
 

@@ -126,6 +126,7 @@ bool ends_connection(const httplib::Request& request, const httplib::Response& r
         case 411:
         case 413:
         case 414:
+        case 415:  // a compressed body is refused before any of it is read
         case 431:
         case 501: return true;
         default: break;

@@ -18,6 +18,20 @@ std::string probe_list(const ProbeRegistry& registry) {
     return join(registry.names(), ", ");
 }
 
+// A run an earlier build recorded, with its parameters as this build names them, so GET
+// /v1/runs keeps what the document promises (RunParams.<probe>: every parameter, defaults
+// filled in, no other): one added since takes its default, one removed since is dropped. A
+// value this build would refuse (a limit narrowed since) keeps the run as recorded.
+nlohmann::json params_as_this_build_names(const ParamTable& table, const nlohmann::json& recorded) {
+    if (!recorded.is_object()) return recorded;
+    nlohmann::json known = nlohmann::json::object();
+    for (const auto& [name, value] : recorded.items()) {
+        if (table.find(name) != nullptr) known[name] = value;
+    }
+    auto normalized = table.normalize(known);
+    return normalized ? *normalized : recorded;
+}
+
 }  // namespace
 
 Runner::Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeContextSource contexts,
@@ -35,6 +49,8 @@ void Runner::restore(std::vector<Run> finished) {
         const std::string id = run.id;
         Entry entry;
         entry.probe = registry_.find(run.probe);  // null for a probe this build lacks
+        if (entry.probe != nullptr)
+            run.params = params_as_this_build_names(entry.probe->params(), run.params);
         entry.run = std::move(run);
         runs_.emplace(id, std::move(entry));
         order_.push_back(id);

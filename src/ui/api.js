@@ -20,7 +20,7 @@ export function explain(status, serverMessage, retryAfter) {
     case 404: return `Not found (404)${detail}`;
     case 409: return `Not possible in the run's present state (409 Conflict)${detail}`;
     case 413: return `The request is larger than the agent accepts (413 Payload Too Large)${detail}`;
-    case 415: return `The agent expects JSON (415)${detail}`;
+    case 415: return `The agent takes only an uncompressed JSON body (415)${detail}`;
     case 429: return `The agent is busy or this address started too many runs (429 Too Many Requests)${detail}` +
       (retryAfter ? `; try again in ${retryAfter} s` : '');
     case 0: return `The agent did not answer${detail}`;

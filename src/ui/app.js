@@ -143,7 +143,8 @@ async function refreshRuns({ full = false } = {}) {
     await refreshHeadlineRun(state.listedAt !== listedBefore);
     offerDirectories([...new Set(state.runs.filter((run) => run.state === 'succeeded' && run.params && run.params.directory)
       .map((run) => String(run.params.directory)))].sort());
-    await refreshHistory();
+    // The history chart needs uPlot; should it fail to load, the run's view still shows.
+    await refreshHistory().catch((error) => showProblem('runs-status', error));
     await refreshView();
   } catch (error) {
     showProblem('runs-status', error);

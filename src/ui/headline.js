@@ -34,8 +34,9 @@ export function renderHeadlineHost(host) {
     el('span', { 'data-field': 'headline-cpu', text: cpu.model_name || 'unknown CPU' }), ' · ',
     el('span', { 'data-field': 'headline-hypervisor', text: hypervisorText(host.hypervisor || {}) }), ' · ',
     el('span', { 'data-field': 'headline-budget' }, 'budget ',
-      cores === undefined || cores === null ? 'unknown' : sourceLink(format.trim(cores), HOST, '/cpu_budget/cores'),
-      cores === 1 ? ' core' : ' cores'),
+      ...(typeof cores === 'number'
+        ? [sourceLink(format.trim(cores), HOST, '/cpu_budget/cores'), cores === 1 ? ' core' : ' cores']
+        : ['unknown'])),
   ]);
 }
 

@@ -382,7 +382,14 @@ async function main() {
     const contract = new Contract(document);
     await exerciseOpenDaemon(contract, open.port, allowed, elsewhere);
 
-    const guarded = await startDaemon(['--auth-reads', '--max-runs-per-minute', '1'],
+    // The document states the body limit the daemon was started with (the only option it
+    // names), so both daemons get the same one.
+    const bodyBound = document.paths['/v1/runs'].post.requestBody.description;
+    if (!bodyBound.includes('at most 1024 bytes')) {
+      fail(`POST /v1/runs's body description does not state --max-body-bytes 1024: ${bodyBound}`);
+    }
+    const guarded = await startDaemon(['--auth-reads', '--max-runs-per-minute', '1',
+                                       '--max-body-bytes', '1024'],
                                       { HOSTPROBE_TOKEN: token });
     daemons.push(guarded);
     const { answer } = await fetchDocument(guarded.port, { Authorization: 'Bearer ' + token });

@@ -209,3 +209,18 @@ TEST_CASE("the built-in probes' results and the host are typed to the last membe
               ["type"] == "integer");
     CHECK(host["cpu"]["properties"]["family"]["type"] == json{"string", "integer", "null"});
 }
+
+TEST_CASE("/openapi.json states the request body limit the server was started with") {
+    DescribedApi described;
+    described.runs_context.max_body_bytes = 12345;
+    http::Router router;
+    api::add_runs_routes(router, described.runs_context);
+    api::add_openapi_route(router, described.registry);
+    httplib::Request request;
+    request.method = "GET";
+    request.path = "/openapi.json";
+    const http::Reply reply = router.dispatch(request);
+    REQUIRE(reply.status == 200);
+    const json body = json::parse(reply.body)["paths"]["/v1/runs"]["post"]["requestBody"];
+    CHECK(body["description"].get<std::string>().find("at most 12345 bytes") != std::string::npos);
+}

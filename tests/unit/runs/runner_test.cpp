@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "probes/registry.hpp"
 #include "support/fake_probe.hpp"
 #include "support/paths.hpp"
 
@@ -309,4 +310,44 @@ TEST_CASE("a run cancelled while its start is journaled ends cancelled, never ru
     auto next = fixture.runner->submit("measure", {{"value", 2}}, "api");
     REQUIRE(next.ok());
     CHECK(fixture.finished_run(next->id).state == RunState::succeeded);
+}
+
+TEST_CASE(
+    "runs an earlier build recorded are restored with their params as this build names them") {
+    RunnerFixture fixture;
+    auto recorded = [](std::string id, std::string probe, nlohmann::json params) {
+        Run run;
+        run.id = std::move(id);
+        run.probe = std::move(probe);
+        run.params = std::move(params);
+        run.state = RunState::succeeded;
+        return run;
+    };
+    fixture.runner->restore({
+        // "block" and "throw" were added since, "retired" was removed since.
+        recorded("r1", "light", {{"fail", false}, {"value", 7}, {"retired", "x"}}),
+        // A limit narrowed since: kept as it ran rather than lost.
+        recorded("r2", "light", {{"value", 500}}),
+        // A probe this build lacks: nothing to name its params by.
+        recorded("r3", "gone", {{"anything", 1}}),
+    });
+    CHECK(fixture.runner->get("r1")->params ==
+          nlohmann::json{{"block", false}, {"fail", false}, {"throw", false}, {"value", 7}});
+    CHECK(fixture.runner->get("r2")->params == nlohmann::json{{"value", 500}});
+    CHECK(fixture.runner->get("r3")->params == nlohmann::json{{"anything", 1}});
+}
+
+TEST_CASE("every built-in probe's normalized params normalize to themselves, as restore needs") {
+    probes::StoragePolicy storage;
+    storage.allowed_dirs = {"/data"};
+    const ProbeRegistry registry = probes::builtin_probes({.storage = storage});
+    for (const std::string& name : registry.names()) {
+        CAPTURE(name);
+        const ParamTable& table = registry.find(name)->params();
+        auto once = table.normalize(nlohmann::json::object());
+        REQUIRE(once.ok());
+        auto twice = table.normalize(*once);
+        REQUIRE(twice.ok());
+        CHECK(*twice == *once);
+    }
 }
