@@ -19,8 +19,10 @@ struct ProbeSetup {
     StoragePolicy storage;
     // The system probe's shell tests run this shell; empty: they are skipped.
     std::string shell = "/bin/sh";
-    // This binary, for helper processes started with `__system-copy` and `__system-execl`.
+    // This binary, for helper processes started with `__system-copy`.
     std::string self_exe = "/proc/self/exe";
+    // The system probe's small C helper (execl, spawn, shell); empty: beside self_exe.
+    std::string process_loops;
     // Set when a PID-1 reaper runs, so that it leaves the probes' children to them.
     core::OwnedChildren* owned_children = nullptr;
 };

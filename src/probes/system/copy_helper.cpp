@@ -9,7 +9,6 @@
 #include <cstring>
 
 #include "core/strings.hpp"
-#include "probes/system/execl_helper.hpp"
 #include "probes/system/pipe_io.hpp"
 
 namespace hostprobe::probes {
@@ -81,7 +80,8 @@ std::vector<std::string> copy_helper_command_line(const std::string& program,
             std::to_string(arguments.directory_fd),
             arguments.directory,
             arguments.file_prefix,
-            arguments.shell};
+            arguments.shell,
+            arguments.process_loops};
 }
 
 std::string encode_copy_report(const Result<CopyCount>& count) {
@@ -113,7 +113,7 @@ std::optional<Result<CopyCount>> decode_copy_report(const std::string& bytes) {
 
 std::optional<int> run_copy_helper(int argc, char** argv) {
     if (argc < 2 || std::strcmp(argv[1], kCopyHelperCommand) != 0) return std::nullopt;
-    const bool complete = argc == 9;
+    const bool complete = argc == 10;
     const SystemTestSpec* test = complete ? find_system_test(argv[2]) : nullptr;
     const auto control = complete ? parse_fd(argv[3]) : std::nullopt;
     const auto report = complete ? parse_fd(argv[4]) : std::nullopt;
@@ -130,7 +130,7 @@ std::optional<int> run_copy_helper(int argc, char** argv) {
     environment.directory = argv[6];
     environment.file_prefix = argv[7];
     environment.shell = argv[8];
-    environment.self_exe = "/proc/self/exe";
+    environment.process_loops = argv[9];
 
     auto prepared = prepare_test_copy(*test, environment);
     if (!prepared) {
@@ -146,7 +146,6 @@ std::optional<int> run_copy_helper(int argc, char** argv) {
 }
 
 std::optional<int> run_system_helper(int argc, char** argv) {
-    if (auto code = run_execl_helper(argc, argv)) return code;
     return run_copy_helper(argc, argv);
 }
 

@@ -1,6 +1,6 @@
 // Each copy of a system test runs in a helper process: `hostprobe __system-copy TEST CONTROL_FD
-// REPORT_FD DIRECTORY_FD DIRECTORY FILE_PREFIX SHELL`. DIRECTORY_FD (-1: none) is the work
-// directory, inherited open: the helper works relative to it and DIRECTORY only names it in
+// REPORT_FD DIRECTORY_FD DIRECTORY FILE_PREFIX SHELL PROCESS_LOOPS`. DIRECTORY_FD (-1: none) is the
+// work directory, inherited open: the helper works relative to it and DIRECTORY only names it in
 // messages, so nothing done to the names above it can redirect the helper's files. Like UnixBench's
 // copies, it is a small single-purpose process: what it forks costs what forking a small process
 // costs, not what forking the whole agent (its heap, its threads) costs, and a copy that misbehaves
@@ -31,6 +31,7 @@ struct CopyHelperArguments {
     std::string directory;
     std::string file_prefix;
     std::string shell;
+    std::string process_loops;  // hostprobe-process-loops, for execl, spawn and shell
 };
 
 std::vector<std::string> copy_helper_command_line(const std::string& program,
@@ -45,7 +46,7 @@ std::optional<Result<CopyCount>> decode_copy_report(const std::string& bytes);
 // When argv is the helper mode: runs the copy and returns the exit code.
 std::optional<int> run_copy_helper(int argc, char** argv);
 
-// main()'s first call: any of the system probe's helper modes (execl, copy).
+// main()'s first call: the system probe's helper mode (copy).
 std::optional<int> run_system_helper(int argc, char** argv);
 
 }  // namespace hostprobe::probes

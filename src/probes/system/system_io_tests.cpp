@@ -74,10 +74,12 @@ Result<CopyCount> pipe_copy(const CopyEnvironment& environment) {
 
 namespace {
 
-// fstime.c's copy test: a file of max_blocks buffers is copied to a second one a buffer at a
-// time, both rewound at the end of the first; KB copied per second. Through the page cache (no
-// O_DIRECT, no fsync), as UnixBench does. Both files are made and removed relative to the work
-// directory's descriptor, and go when the copy does.
+// fstime.c's copy test: a file of max_blocks KiB is copied to a second one a buffer at a time,
+// both rewound at the end of the first; KB copied per second. Through the page cache (no
+// O_DIRECT, no fsync while timed), as UnixBench does; like fstime, the source is written, synced
+// and read once before the clock starts, so that no writeback of it falls into the copy. Both
+// files are made and removed relative to the work directory's descriptor, and go when the copy
+// does.
 class FileCopy final : public PreparedCopy {
   public:
     FileCopy(const CopyEnvironment& environment, size_t buffer_bytes)
@@ -92,15 +94,22 @@ class FileCopy final : public PreparedCopy {
         if (target_) ::unlinkat(directory_, target_name_.c_str(), 0);
     }
 
-    Status create(size_t max_blocks) {
+    Status create(size_t max_kilobytes) {
         const int flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
         source_.reset(::openat(directory_, source_name_.c_str(), flags, 0600));
         if (!source_) return errno_error("cannot create " + source_path_);
         target_.reset(::openat(directory_, target_name_.c_str(), flags, 0600));
         if (!target_) return errno_error("cannot create " + target_path_);
-        for (size_t block = 0; block < max_blocks; ++block) {
+        const size_t buffers = max_kilobytes * 1024 / buffer_.size();  // fstime's max_buffs
+        for (size_t block = 0; block < buffers; ++block) {
             if (!write_all(source_.get(), buffer_.data(), buffer_.size()))
                 return errno_error("cannot write " + source_path_);
+        }
+        if (::syncfs(source_.get()) != 0) return errno_error("cannot sync " + source_path_);
+        if (::lseek(source_.get(), 0, SEEK_SET) < 0) return errno_error("lseek");
+        for (size_t block = 0; block < buffers; ++block) {
+            if (!read_all(source_.get(), buffer_.data(), buffer_.size()))
+                return errno_error("cannot read " + source_path_);
         }
         if (::lseek(source_.get(), 0, SEEK_SET) < 0) return errno_error("lseek");
         return Ok{};
@@ -141,9 +150,9 @@ class FileCopy final : public PreparedCopy {
 }  // namespace
 
 Result<std::unique_ptr<PreparedCopy>> prepare_file_copy(const CopyEnvironment& environment,
-                                                        size_t buffer_bytes, size_t max_blocks) {
+                                                        size_t buffer_bytes, size_t max_kilobytes) {
     auto copy = std::make_unique<FileCopy>(environment, buffer_bytes);
-    if (auto created = copy->create(max_blocks); !created) return created.error();
+    if (auto created = copy->create(max_kilobytes); !created) return created.error();
     return std::unique_ptr<PreparedCopy>(std::move(copy));
 }
 

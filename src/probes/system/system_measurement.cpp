@@ -64,9 +64,12 @@ Result<ChildProcess> start_helper(const SystemMeasurementSpec& spec, size_t inde
                                   const Pipe& control, const Pipe& report) {
     const CopyEnvironment& environment = spec.environment;
     const CopyHelperArguments arguments{
-        std::string(spec.test->name), environment.directory_fd, environment.directory,
+        std::string(spec.test->name),
+        environment.directory_fd,
+        environment.directory,
         environment.file_prefix + "-" + std::string(spec.test->name) + "-" + std::to_string(index),
-        environment.shell};
+        environment.shell,
+        environment.process_loops};
     std::vector<std::string> words = copy_helper_command_line(
         environment.self_exe, arguments, control.read_end(), report.write_end());
     std::vector<char*> argv;

@@ -21,7 +21,7 @@ class SystemProbe final : public runs::TypedProbe<SystemResult> {
     std::string name() const override { return "system"; }
     std::string description() const override {
         return "UnixBench-style tests and index score, 1 copy and the CPU budget's workers "
-               "(like UnixBench 5.1.3)";
+               "(like UnixBench 6.0.0)";
     }
     const runs::ParamTable& params() const override { return params_; }
     bool exclusive() const override { return true; }

@@ -1,7 +1,6 @@
 // The tests that start processes: UnixBench's spawn.c, context1.c, execl.c and the shell
 // scripts. Every child is reaped before a copy returns, also when it is stopped early.
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -16,8 +15,9 @@
 #include "probes/storage/directory_handle.hpp"
 #include "probes/storage/test_files.hpp"
 #include "probes/system/child_process.hpp"
-#include "probes/system/execl_helper.hpp"
 #include "probes/system/pipe_io.hpp"
+#include "probes/system/process_loops_runner.hpp"
+#include "probes/system/shell_test_files.hpp"
 #include "probes/system/system_tests.hpp"
 
 namespace hostprobe::probes {
@@ -40,54 +40,24 @@ bool keep_only_descriptors(int input, int output) {
     return true;
 }
 
-// The shell script of UnixBench's tst.sh, `$1` times at once (multi.sh). It starts in its
-// work directory (fchdir to the descriptor) and names nothing outside it, so no path above the
-// directory is ever resolved.
-constexpr const char* kShellScript = R"(n=$1; i=0; pids=
-while [ "$i" -lt "$n" ]; do
-  ( sort <sort.src >sort.$i && od sort.$i | sort -n -k 1 >od.$i &&
-    grep the sort.$i | tee grep.$i | wc -l >wc.$i; s=$?
-    rm -f sort.$i od.$i grep.$i wc.$i; exit $s ) &
-  pids="$pids $!"; i=$((i+1))
-done
-rc=0
-for p in $pids; do wait "$p" || rc=1; done
-exit $rc
-)";
-
-// UnixBench's sort.src is a page of English text; sort, od and grep get the same kind of work.
-std::string sort_source() {
-    static constexpr const char* kWords[] = {
-        "the",    "quick",  "brown",      "fox",     "jumps",  "over", "lazy",    "dog",
-        "system", "bench",  "mark",       "index",   "shell",  "pipe", "process", "file",
-        "copy",   "kernel", "throughput", "context", "switch", "call", "score",   "baseline"};
-    std::string text;
-    uint32_t state = 12345;
-    for (int line = 0; line < 400; ++line) {
-        for (int word = 0; word < 8; ++word) {
-            state = state * 1103515245u + 12345u;
-            text += kWords[(state >> 16) % (sizeof kWords / sizeof *kWords)];
-            text += word == 7 ? '\n' : ' ';
-        }
-    }
-    return text;
+// `contents` as a new file `name` in `directory`.
+Status write_new_file(const DirectoryHandle& directory, const std::string& name,
+                      const std::string& contents) {
+    const core::UniqueFd file(::openat(directory.fd(), name.c_str(),
+                                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!file || !write_all(file.get(), contents.data(), contents.size()))
+        return errno_error("cannot write " + directory.path() + "/" + name);
+    return Ok{};
 }
 
 }  // namespace
 
 Result<CopyCount> spawn_copy(const CopyEnvironment& environment) {
-    // spawn.c: fork, the child exits at once, the parent waits; per loop.
-    const auto start = Clock::now();
-    uint64_t loops = 0;
-    while (keep_going(environment)) {
-        auto child = ChildProcess::start(environment.owned_children, false, [] { return 0; });
-        if (!child) return child.error();
-        const int status = child->wait();
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            return Error{ErrorCode::internal, "a spawned child " + describe_wait_status(status)};
-        ++loops;
-    }
-    return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
+    // spawn.c: fork, the child exits at once, the parent waits; per loop. The small helper
+    // forks, as UnixBench's small program does: forking the agent's binary copies more.
+    auto report = run_process_loops(environment, {.mode = "spawn"});
+    if (!report) return report.error();
+    return CopyCount{static_cast<double>(report->loops), report->seconds};
 }
 
 Result<CopyCount> context_switch_copy(const CopyEnvironment& environment) {
@@ -137,58 +107,16 @@ Result<CopyCount> context_switch_copy(const CopyEnvironment& environment) {
 
 Result<CopyCount> execl_copy(const CopyEnvironment& environment) {
     // execl.c: a process replaces itself with a new copy of the program, again and again, for
-    // the whole duration; execs per second. Here the agent's own binary in its helper mode
-    // (see execl_helper.hpp) counts its generations and reports the count through a pipe.
-    auto report = Pipe::open();
+    // the whole duration; execs per second. The program is the small helper, as small as
+    // UnixBench's execl: what an exec costs depends on what the program loads.
+    auto report = run_process_loops(environment, {.mode = "execl"});
     if (!report) return report.error();
-    const auto deadline_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                 environment.deadline.time_since_epoch())
-                                 .count();
-    const ExeclArguments first{report->write_end(), 1, deadline_ns};
-    ExeclCommandLine command(environment.self_exe,
-                             first);  // built before the fork: no malloc after
-    const auto start = Clock::now();
-    auto child = ChildProcess::start(environment.owned_children, false, [&] {
-        // The write end has to survive the exec; everything else stays close-on-exec.
-        if (::fcntl(report->write_end(), F_SETFD, 0) != 0) return 126;
-        ::execv(command.path(), command.argv());
-        return 127;
-    });
-    if (!child) return child.error();
-    report->close_write();
-
-    uint64_t generations = 0;
-    size_t got = 0;
-    char* into = reinterpret_cast<char*>(&generations);
-    while (got < sizeof generations) {
-        if (environment.stop.stop_requested()) {
-            child->kill_and_wait();
-            return CopyCount{0, core::seconds_since(start)};
-        }
-        pollfd readable{report->read_end(), POLLIN, 0};
-        const int ready = ::poll(&readable, 1, 50);
-        if (ready < 0 && errno == EINTR) continue;
-        if (ready < 0) return errno_error("poll");
-        if (ready == 0) continue;
-        const ssize_t read_now = ::read(report->read_end(), into + got, sizeof generations - got);
-        if (read_now < 0 && errno == EINTR) continue;
-        if (read_now <= 0) {
-            const int status = child->wait();
-            return Error{ErrorCode::internal, "the execl helper (" + environment.self_exe + ") " +
-                                                  describe_wait_status(status)};
-        }
-        got += static_cast<size_t>(read_now);
-    }
-    const double seconds = core::seconds_since(start);
-    const int status = child->wait();
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return Error{ErrorCode::internal, "the execl helper " + describe_wait_status(status)};
-    return CopyCount{static_cast<double>(generations), seconds};
+    return CopyCount{static_cast<double>(report->loops), report->seconds};
 }
 
 Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent) {
-    // UnixBench's Shell Scripts: tst.sh (sort, od, grep, tee, wc over a text file) run
-    // `concurrent` times at once by multi.sh; loops per minute.
+    // UnixBench's Shell Scripts: tst.sh (sort, od, grep, tee, wc over sort.src 20 times over)
+    // run `concurrent` times at once by multi.sh, by the looper; loops per minute.
     if (auto why = shell_unavailable(environment.shell)) return Error{ErrorCode::unavailable, *why};
     // A subdirectory of the work directory, made, filled and removed relative to descriptors.
     const std::string name = environment.file_prefix + "-sh";
@@ -205,45 +133,25 @@ Result<CopyCount> shell_copy(const CopyEnvironment& environment, int concurrent)
                                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (opened < 0) return errno_error("cannot open " + work);
     const DirectoryHandle directory = DirectoryHandle::adopt(opened, work);
-    {
-        const std::string source = sort_source();
-        const core::UniqueFd file(::openat(directory.fd(), "sort.src",
-                                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                                           0600));
-        if (!file) return errno_error("cannot create " + work + "/sort.src");
-        const bool written = ::write(file.get(), source.data(), source.size()) ==
-                             static_cast<ssize_t>(source.size());
-        if (!written) return errno_error("cannot write " + work + "/sort.src");
+    for (const auto& [file, contents] :
+         {std::pair<std::string, std::string>{"sort.src", shell_sort_source()},
+          {"tst.sh", kShellTestScript},
+          {"multi.sh", kShellMultiScript}}) {
+        if (auto written = write_new_file(directory, file, contents); !written)
+            return written.error();
     }
-    const std::string count = std::to_string(concurrent);
-    const char* const argv[] = {
-        environment.shell.c_str(), "-c", kShellScript, "sh", count.c_str(), nullptr};
-    const int directory_fd = directory.fd();
-    const auto start = Clock::now();
-    uint64_t loops = 0;
-    while (keep_going(environment)) {
-        auto child = ChildProcess::start(environment.owned_children, true, [&] {
-            if (::fchdir(directory_fd) != 0) return 126;
-            const int null = ::open("/dev/null", O_RDWR);
-            if (null >= 0) {
-                ::dup2(null, 0);
-                ::dup2(null, 1);
-                ::dup2(null, 2);
-            }
-            ::execv(argv[0], const_cast<char* const*>(argv));
-            return 127;
-        });
-        if (!child) return child.error();
-        const std::optional<int> status = child->wait_unless(environment.stop);
-        if (!status) return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
-        if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
-            return Error{ErrorCode::internal,
-                         "the shell script " + describe_wait_status(*status) +
-                             " (it needs sort, od, grep, tee and wc on the PATH)"};
-        }
-        ++loops;
+    const ProcessLoopsRequest request{
+        .mode = "looper",
+        .program = {environment.shell, "multi.sh", std::to_string(concurrent), environment.shell},
+        .working_directory_fd = directory.fd()};
+    auto report = run_process_loops(environment, request);
+    if (!report) return report.error();
+    if (report->failed_status >= 0) {
+        return Error{ErrorCode::internal,
+                     "the shell script " + describe_wait_status(report->failed_status) +
+                         " (it needs cat, seq, sort, od, grep, tee, wc and rm on the PATH)"};
     }
-    return CopyCount{static_cast<double>(loops), core::seconds_since(start)};
+    return CopyCount{static_cast<double>(report->loops), report->seconds};
 }
 
 }  // namespace hostprobe::probes

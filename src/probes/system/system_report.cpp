@@ -60,6 +60,10 @@ std::string pass_report(const SystemResult& result, size_t copies) {
 
 std::string system_report(const SystemResult& result) {
     std::string text = "hostprobe system: " + result.note + "\n";
+    if (result.unixbench_version) {
+        text += "Index baselines: UnixBench " + *result.unixbench_version +
+                " pgms/index.base (the SPARCstation 20-61 \"George\" scores 10.0 on each)\n";
+    }
     text += format("%.0f s per test and pass", result.seconds_per_test);
     if (result.partial) text += "; stopped early: the result is partial";
     text += "\n\n";

@@ -109,11 +109,15 @@ void to_json(json& out, const SystemResult& result) {
            {"index_partial", result.index_partial},
            {"partial", result.partial}};
     if (!result.series.empty()) out["series"] = series_json(result.series, "work");
+    if (result.unixbench_version) out["unixbench_version"] = *result.unixbench_version;
 }
 
 void from_json(const json& in, SystemResult& result) {
     SystemResult read;
     read.note = in.at("note").get<std::string>();
+    const json* version = find_member(in, "unixbench_version");
+    read.unixbench_version =
+        version ? std::optional<std::string>(version->get<std::string>()) : std::nullopt;
     for (const auto& test : array_member(in, "tests"))
         read.tests.push_back(test_from_json(test));
     for (const auto& skipped : array_member(in, "skipped"))
@@ -165,6 +169,7 @@ std::vector<SystemResult> system_result_examples() {
         .series = {example_series_slice()}};
     SystemResult sparse = full;  // no DMIPS, no optional member of a series slice
     sparse.tests[0].dmips.reset();
+    sparse.unixbench_version.reset();
     sparse.series = {example_sparse_series_slice()};
     return {SystemResult{}, full, sparse};
 }

@@ -43,8 +43,14 @@ struct SystemPassIndex {
     size_t tests = 0;             // how many index values the score averages
 };
 
+// The UnixBench whose tests the probe follows and whose pgms/index.base gives the index.
+inline constexpr const char* kUnixBenchVersion = "6.0.0";
+
 struct SystemResult {
     std::string note;
+    // None in results from before the probe named it (they followed 5.1.3's tests, with the
+    // same baselines).
+    std::optional<std::string> unixbench_version = kUnixBenchVersion;
     std::vector<SystemTestResult> tests;
     std::vector<SystemSkippedTest> skipped;
     std::vector<size_t> copies;  // the passes, in the order they ran
@@ -60,13 +66,14 @@ struct SystemResult {
     std::vector<SeriesSlice> series;
 };
 
-// {"note", "tests", "skipped", "copies", "seconds_per_test", "cpu_budget", "directory",
+// {"note", "unixbench_version", "tests", "skipped", "copies", "seconds_per_test", "cpu_budget",
+// "directory",
 //  "index": {"<copies>": score or null}, "index_tests": {"<copies>": n}, "index_partial",
 //  "partial"}.
 void to_json(nlohmann::json& out, const SystemResult& result);
 // Throws (std::exception) when a member the report or the metrics read is missing or has the
 // wrong type; `valid`, `dmips`, `directory` and `index_partial` may be missing (older
-// journals).
+// journals, and `unixbench_version`: it stays missing).
 void from_json(const nlohmann::json& in, SystemResult& result);
 
 // The pass of `copies`, or null.

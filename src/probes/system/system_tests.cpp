@@ -5,7 +5,8 @@
 namespace hostprobe::probes {
 
 const std::vector<SystemTestSpec>& system_test_specs() {
-    // UnixBench 5.1.3 pgms/index.base: the baseline system scores 10.0 on each.
+    // UnixBench 6.0.0 pgms/index.base (unchanged since 5.1): the baseline system scores 10.0 on
+    // each.
     static const std::vector<SystemTestSpec> specs = {
         {"dhrystone", "dhrystone", "Dhrystone 2 using register variables", "lps", 116700.0},
         {"whetstone", "whetstone", "Double-Precision Whetstone", "MWIPS", 55.0},
@@ -46,6 +47,7 @@ bool keep_going(const CopyEnvironment& environment) {
 
 std::optional<std::string> shell_unavailable(const std::string& shell) {
     if (shell.empty()) return "the shell tests are switched off (no shell configured)";
+    if (shell.front() != '/') return "the shell must be named by an absolute path, not " + shell;
     if (::access(shell.c_str(), X_OK) != 0)
         return "there is no shell at " + shell + " (a distroless image has none)";
     return std::nullopt;

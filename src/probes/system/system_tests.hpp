@@ -1,4 +1,4 @@
-// The tests of the system probe: UnixBench 5.1.3's index tests, each a loop that one copy runs
+// The tests of the system probe: UnixBench 6.0.0's index tests, each a loop that one copy runs
 // until a deadline. Each returns how much it did (loops, KB, ...) and over how long, so that the
 // caller can add up the copies' rates as UnixBench does for its parallel pass.
 #pragma once
@@ -42,9 +42,10 @@ struct CopyEnvironment {
     // what messages name.
     int directory_fd = -1;
     std::string directory;
-    std::string file_prefix;  // unique per copy: ".hostprobe-<run>-<test>-<copy>"
-    std::string shell;        // "/bin/sh"
-    std::string self_exe;     // what execl re-executes: "/proc/self/exe"
+    std::string file_prefix;    // unique per copy: ".hostprobe-<run>-<test>-<copy>"
+    std::string shell;          // "/bin/sh"
+    std::string self_exe;       // the agent, started as each copy's helper: "/proc/self/exe"
+    std::string process_loops;  // hostprobe-process-loops: execl, spawn and shell run in it
 };
 
 // What one copy did: `amount` in the numerator of the test's unit (loops, KB, million
@@ -73,7 +74,7 @@ CopyCount whetstone_copy(const CopyEnvironment& environment);
 Result<CopyCount> syscall_copy(const CopyEnvironment& environment);
 Result<CopyCount> pipe_copy(const CopyEnvironment& environment);
 Result<std::unique_ptr<PreparedCopy>> prepare_file_copy(const CopyEnvironment& environment,
-                                                        size_t buffer_bytes, size_t max_blocks);
+                                                        size_t buffer_bytes, size_t max_kilobytes);
 Result<CopyCount> spawn_copy(const CopyEnvironment& environment);
 Result<CopyCount> context_switch_copy(const CopyEnvironment& environment);
 Result<CopyCount> execl_copy(const CopyEnvironment& environment);

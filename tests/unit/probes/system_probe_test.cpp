@@ -22,7 +22,12 @@ using nlohmann::json;
 namespace {
 
 struct SystemHarness {
-    explicit SystemHarness(const ProbeSetup& setup = {}) : probe(setup) {}
+    explicit SystemHarness(const ProbeSetup& setup = with_process_loops()) : probe(setup) {}
+    static ProbeSetup with_process_loops() {
+        ProbeSetup setup;
+        setup.process_loops = HOSTPROBE_PROCESS_LOOPS;
+        return setup;
+    }
     SysRoot root{testing::fixtures_dir() + "/sysroots/graviton2-8cpu"};
     host::HostFacts facts{host::collect_host_facts(root)};
     SystemProbe probe;
@@ -150,7 +155,7 @@ TEST_CASE("a run: both passes, each test's index, the scores, the report and the
 }
 
 TEST_CASE("no shell: the shell tests are skipped with the reason, the rest still run") {
-    SystemHarness harness({.shell = "/nonexistent/sh"});
+    SystemHarness harness({.shell = "/nonexistent/sh", .process_loops = HOSTPROBE_PROCESS_LOOPS});
     auto outcome = harness.run({{"tests", {"shell", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
     const json& result = outcome->result;
@@ -225,8 +230,8 @@ TEST_CASE("nowhere to write: file_copy is skipped with the reason, the rest stil
 
 TEST_CASE("the private directory is bounded too: file_copy is skipped when its files do not fit") {
     StoragePolicy small;
-    small.max_bytes = 32u << 20;  // one copy's files are 62.5 MiB
-    SystemHarness harness({.storage = small});
+    small.max_bytes = 8u << 20;  // one copy's files are 15.6 MiB
+    SystemHarness harness({.storage = small, .process_loops = HOSTPROBE_PROCESS_LOOPS});
     auto outcome =
         harness.run({{"tests", {"file_copy", "syscall"}}, {"copies", {1}}, {"seconds", 1}});
     REQUIRE(outcome.ok());
@@ -246,7 +251,7 @@ TEST_CASE("the directory a run worked in is the one it opened inside --disk-dir"
     allowed.mkdir("sub");
     StoragePolicy policy;
     policy.allowed_dirs = {std::filesystem::canonical(allowed.root()).string()};
-    SystemHarness harness({.storage = policy});
+    SystemHarness harness({.storage = policy, .process_loops = HOSTPROBE_PROCESS_LOOPS});
     const std::string requested = policy.allowed_dirs[0] + "//sub/.";
     auto outcome = harness.run({{"tests", {"file_copy", "syscall"}},
                                 {"copies", {1}},

@@ -55,6 +55,7 @@ SystemMeasurementSpec spec_for(const std::string& name, int directory_fd,
     spec.environment.file_prefix = ".hostprobe-test";
     spec.environment.shell = "/bin/sh";
     spec.environment.self_exe = "/proc/self/exe";  // the unit tests' main has the helper mode
+    spec.environment.process_loops = HOSTPROBE_PROCESS_LOOPS;
     return spec;
 }
 

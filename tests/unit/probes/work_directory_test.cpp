@@ -118,7 +118,8 @@ TEST_CASE("a parent swapped for a symlink after the work directory was made redi
         spec.environment.file_prefix = ".hostprobe-r2";
         spec.environment.shell = "/bin/sh";
         spec.environment.self_exe = "/proc/self/exe";  // the unit tests' main has the helper mode
-        bool seen_inside = false;                      // the copies' files, while they run
+        spec.environment.process_loops = HOSTPROBE_PROCESS_LOOPS;
+        bool seen_inside = false;  // the copies' files, while they run
         auto measured = measure_system_test(spec, [&](double) {
             seen_inside = seen_inside || testing::entry_count(tree.root() + "/moved/" + name) > 1;
         });
