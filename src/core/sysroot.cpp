@@ -35,7 +35,11 @@ std::string SysRoot::resolve(std::string_view machine_path) const {
 // Only a regular file: a directory, FIFO, device or dangling link in a dump is an Error naming
 // it (core/regular_file.hpp), which host facts turn into a warning.
 Result<std::string> SysRoot::read_file(std::string_view machine_path) const {
-    return core::read_regular_file(resolve(machine_path), kMaxFileBytes, machine_path);
+    return read_file(machine_path, kMaxFileBytes);
+}
+
+Result<std::string> SysRoot::read_file(std::string_view machine_path, size_t max_bytes) const {
+    return core::read_regular_file(resolve(machine_path), max_bytes, machine_path);
 }
 
 Result<std::string> SysRoot::read_line(std::string_view machine_path) const {

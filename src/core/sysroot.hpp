@@ -25,6 +25,9 @@ class SysRoot {
 
     // Reads a whole file, up to a bound (kernel files report size 0, so we read to EOF).
     Result<std::string> read_file(std::string_view machine_path) const;
+    // The same with a tighter bound, for files the kernel keeps short: a longer one is an Error
+    // (too_large) before more than `max_bytes` are held.
+    Result<std::string> read_file(std::string_view machine_path, size_t max_bytes) const;
     // First line of a sysfs attribute, trimmed: the common case for /sys.
     Result<std::string> read_line(std::string_view machine_path) const;
     bool exists(std::string_view machine_path) const;

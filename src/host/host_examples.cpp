@@ -1,6 +1,7 @@
 #include "host/host_examples.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace hostprobe::host {
 
@@ -33,6 +34,20 @@ CpuType example_cpu_type(ExampleArchitecture architecture) {
     type.cpus = {0, 1};
     type.topology = TypeTopology{2, 1, 1, 1, 0, 0};
     return type;
+}
+
+// One of each status, and a mitigation that costs every system call.
+std::vector<CpuVulnerability> example_cpu_vulnerabilities() {
+    std::vector<CpuVulnerability> vulnerabilities;
+    for (const auto& [name, line] :
+         {std::pair{"meltdown", "Mitigation: PTI"}, std::pair{"l1tf", "Not affected"},
+          std::pair{"retbleed", "Vulnerable"},
+          std::pair{"mmio_stale_data", "Unknown: No mitigations"}}) {
+        if (auto vulnerability = parse_cpu_vulnerability(name, line))
+            vulnerabilities.push_back(std::move(*vulnerability));
+    }
+    sort_cpu_vulnerabilities(vulnerabilities);
+    return vulnerabilities;
 }
 
 CgroupFacts example_cgroup() {
@@ -82,6 +97,7 @@ HostFacts example_host_facts(ExampleArchitecture architecture) {
     facts.cpu_types = {example_cpu_type(architecture)};
     facts.caches = {CacheSummary{"L1d", 1, "Data", 32768, 65536, 2}};
     facts.numa_nodes = {NumaNode{0, example_cpu_set()}};
+    facts.cpu_vulnerabilities = example_cpu_vulnerabilities();
     facts.hypervisor = HypervisorFacts{"KVM",        "full",      "AWS Nitro", "AMD-V",
                                        "Amazon EC2", "m6a.large", "m6a.large", {"evidence"}};
     facts.cgroup = example_cgroup();

@@ -158,6 +158,10 @@ HostFacts collect_host_facts(const SysRoot& root, const CpuidSource& cpuid,
     if (facts.cpu_types.empty()) facts.warnings.push_back("/proc/cpuinfo describes no CPU");
     facts.caches = read_caches(root, typed_cpus(facts.cpu_types));
     facts.numa_nodes = read_numa_nodes(root);
+    CpuVulnerabilities vulnerabilities = read_cpu_vulnerabilities(root);
+    facts.cpu_vulnerabilities = std::move(vulnerabilities.entries);
+    facts.warnings.insert(facts.warnings.end(), vulnerabilities.warnings.begin(),
+                          vulnerabilities.warnings.end());
 
     const CpuType* cpu = facts.default_type();
     facts.hypervisor = detect_hypervisor(HypervisorInputs{

@@ -13,6 +13,7 @@
 #include "host/cgroup.hpp"
 #include "host/cpu_budget.hpp"
 #include "host/cpu_types.hpp"
+#include "host/cpu_vulnerabilities.hpp"
 #include "host/cpuid.hpp"
 #include "host/guess.hpp"
 #include "host/hypervisor.hpp"
@@ -40,6 +41,7 @@ struct HostFacts {
     std::vector<CpuType> cpu_types;  // [0] is the default type
     std::vector<CacheSummary> caches;
     std::vector<NumaNode> numa_nodes;
+    std::vector<CpuVulnerability> cpu_vulnerabilities;  // lscpu's order
     HypervisorFacts hypervisor;
     CgroupFacts cgroup;
     CpuBudget cpu_budget;

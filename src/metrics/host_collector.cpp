@@ -44,6 +44,20 @@ void add_identity(std::vector<prometheus::MetricFamily>& out, const host::HostFa
     append(out, std::move(candidates));
 }
 
+// Bounded labels: the sysfs file names (at most 64 of [a-z0-9_]) and four statuses.
+void add_vulnerabilities(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
+    FamilyBuilder vulnerabilities =
+        gauge("hostprobe_cpu_vulnerability_info",
+              "The kernel's status of each CPU vulnerability in "
+              "/sys/devices/system/cpu/vulnerabilities (not_affected, mitigation, vulnerable, "
+              "unknown); always 1.");
+    for (const auto& vulnerability : facts.cpu_vulnerabilities) {
+        vulnerabilities.add(1, {{"name", vulnerability.name},
+                                {"status", host::vulnerability_status_name(vulnerability.status)}});
+    }
+    append(out, std::move(vulnerabilities));
+}
+
 // What this process's OpenSSL runs its ciphers with (live only: a replayed dump has none).
 void add_openssl_cpu(std::vector<prometheus::MetricFamily>& out, const host::HostFacts& facts) {
     const auto& openssl = facts.openssl_cpu;
@@ -147,6 +161,7 @@ void add_throttling(std::vector<prometheus::MetricFamily>& out, FamilyBuilder& s
 std::vector<prometheus::MetricFamily> fact_families(const task::TaskFacts& facts) {
     std::vector<prometheus::MetricFamily> out;
     add_identity(out, facts.host);
+    add_vulnerabilities(out, facts.host);
     add_openssl_cpu(out, facts.host);
     add_capacity(out, facts.host);
     add_ecs(out, facts);

@@ -111,6 +111,26 @@ json caches_json(const host::HostFacts& facts) {
     return caches;
 }
 
+json cpu_vulnerabilities_json(const std::vector<host::CpuVulnerability>& vulnerabilities) {
+    json entries = json::array();
+    for (const auto& vulnerability : vulnerabilities) {
+        entries.push_back({{"name", vulnerability.name},
+                           {"title", vulnerability.title},
+                           {"status", host::vulnerability_status_name(vulnerability.status)},
+                           {"text", vulnerability.text}});
+    }
+    return entries;
+}
+
+json syscall_costing_json(const std::vector<host::CpuVulnerability>& vulnerabilities) {
+    json entries = json::array();
+    for (const auto& costing : host::syscall_costing_mitigations(vulnerabilities)) {
+        entries.push_back(
+            {{"name", costing.name}, {"mitigation", costing.mitigation}, {"cost", costing.cost}});
+    }
+    return entries;
+}
+
 json hypervisor_json(const host::HypervisorFacts& hypervisor) {
     return {{"vendor", optional_value(hypervisor.vendor)},
             {"virtualization_type", optional_value(hypervisor.virtualization_type)},
@@ -166,6 +186,8 @@ json host_json_of(const host::HostFacts& facts, const ecs::TaskMetadata* task_me
             {"cpu_types", cpu_types_json(facts)},
             {"topology", topology_json(facts)},
             {"caches", caches_json(facts)},
+            {"cpu_vulnerabilities", cpu_vulnerabilities_json(facts.cpu_vulnerabilities)},
+            {"cpu_mitigations_costing_syscalls", syscall_costing_json(facts.cpu_vulnerabilities)},
             {"hypervisor", hypervisor_json(facts.hypervisor)},
             {"cgroup", cgroup_json(facts.cgroup, throttling)},
             {"cpu_budget", facts.cpu_budget},

@@ -80,6 +80,8 @@ void add_lscpu_rows(Rows& rows, const host::HostFacts& facts) {
                               node.cpus.to_list());
         }
     }
+    for (const auto& vulnerability : facts.cpu_vulnerabilities)
+        rows.emplace_back("Vulnerability " + vulnerability.title + ":", vulnerability.text);
 }
 
 void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,

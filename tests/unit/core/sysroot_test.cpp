@@ -25,6 +25,16 @@ TEST_CASE("a sysroot maps machine paths below its prefix") {
     CHECK(missing.error().code == ErrorCode::not_found);
 }
 
+TEST_CASE("a sysroot read with a tighter bound refuses a longer file") {
+    testing::TempTree tree;
+    tree.write("sys/short", "Not affected\n").write("sys/long", std::string(100, 'x'));
+    const SysRoot root(tree.root());
+    CHECK(*root.read_file("/sys/short", 16) == "Not affected\n");
+    auto long_file = root.read_file("/sys/long", 16);
+    REQUIRE_FALSE(long_file.ok());
+    CHECK(long_file.error().code == ErrorCode::too_large);
+}
+
 TEST_CASE("the live root reads the real machine") {
     const SysRoot root("/");
     CHECK(root.is_live());

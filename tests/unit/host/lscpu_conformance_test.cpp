@@ -62,6 +62,24 @@ host::HostFacts replay_lscpu_dump(const std::string& name) {
     return host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
 }
 
+// lscpu's "Vulnerability <name>:" rows, key and value, in their order.
+Pairs vulnerability_rows(const Pairs& pairs) {
+    Pairs rows;
+    for (const auto& row : pairs) {
+        if (row.first.rfind("Vulnerability ", 0) == 0) rows.push_back(row);
+    }
+    return rows;
+}
+
+// The key of the row the vulnerability rows follow ("" when there are none): lscpu puts them
+// after the NUMA rows.
+std::string key_before_vulnerabilities(const Pairs& pairs) {
+    for (size_t i = 1; i < pairs.size(); ++i) {
+        if (pairs[i].first.rfind("Vulnerability ", 0) == 0) return pairs[i - 1].first;
+    }
+    return "";
+}
+
 bool is_x86_or_arm(const std::string& name) {
     return name.rfind("x86_64", 0) == 0 || name.rfind("arm", 0) == 0 || name == "vbox-win" ||
            name == "vmware_fpe";
@@ -126,4 +144,21 @@ TEST_CASE("every other architecture's dump parses into a partial result") {
               values_of(expected, "On-line CPU(s) list:"));
         CHECK(facts.cpu_budget.workers >= 1);
     }
+}
+
+TEST_CASE("every dump's Vulnerability rows are lscpu's, in its order and place") {
+    int with_vulnerabilities = 0;
+    for (const std::string& name : dump_names()) {
+        INFO("dump " << name);
+        const Pairs expected =
+            summary_pairs(read_text(testing::fixtures_dir() + "/lscpu/expected/lscpu-" + name));
+        const Pairs actual = summary_pairs(report::host_text(replay_lscpu_dump(name)));
+        CHECK(vulnerability_rows(actual) == vulnerability_rows(expected));
+        if (vulnerability_rows(expected).empty()) continue;
+        ++with_vulnerabilities;
+        CHECK(key_before_vulnerabilities(actual) == key_before_vulnerabilities(expected));
+    }
+    // arm-A510-A710-A715-X3, loongarch-kvm_on_loongson_3c6000, s390-nested-virt, vmware_fpe,
+    // x86_64-64cpu-linux6.2 and x86_64-epyc_7451 have the folder.
+    CHECK(with_vulnerabilities == 6);
 }

@@ -153,3 +153,33 @@ TEST_CASE("the exposition renders Prometheus text") {
     CHECK(text.find("hostprobe_build_info{version=\"") != std::string::npos);
     CHECK(text.find("openssl_version=\"3.") != std::string::npos);
 }
+
+TEST_CASE("one vulnerability sample per sysfs file, labelled by file name and status alone") {
+    testing::TempTree tree;
+    std::filesystem::copy(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4", tree.root(),
+                          std::filesystem::copy_options::recursive);
+    const std::string folder = "sys/devices/system/cpu/vulnerabilities/";
+    tree.write(folder + "meltdown", "Mitigation: PTI\n")
+        .write(folder + "spectre_v2", "Vulnerable: Retpoline with unsafe module(s)\n")
+        .write(folder + "l1tf", "Not affected\n")
+        .write(folder + "mmio_stale_data", "Unknown: No mitigations\n")
+        .write(folder + "Bad-Name", "Vulnerable\n");
+    const SysRoot root(tree.root());
+    const auto facts = host::collect_host_facts(root, host::NoCpuid(), std::nullopt);
+    const auto families = metrics::HostCollector(root, task::TaskState(facts)).families();
+    const auto named = by_name(families);
+    REQUIRE(named.count("hostprobe_cpu_vulnerability_info") == 1);
+    std::vector<std::string> samples;
+    for (const auto& metric : named.at("hostprobe_cpu_vulnerability_info")->metric) {
+        CHECK(metric.label.size() == 2);
+        CHECK(metric.gauge.value == 1);
+        samples.push_back(label(metric, "name") + " " + label(metric, "status"));
+    }
+    CHECK(samples == std::vector<std::string>{"l1tf not_affected", "meltdown mitigation",
+                                              "mmio_stale_data unknown", "spectre_v2 vulnerable"});
+    // Without the folder (the seed machines), no family at all.
+    const SysRoot seed(testing::fixtures_dir() + "/sysroots/fargate-e5-2686v4");
+    const auto seed_facts = host::collect_host_facts(seed, host::NoCpuid(), std::nullopt);
+    CHECK(by_name(metrics::HostCollector(seed, task::TaskState(seed_facts)).families())
+              .count("hostprobe_cpu_vulnerability_info") == 0);
+}

@@ -40,6 +40,8 @@ const std::vector<std::string> kContract = {"schema_version",
                                             "topology.sockets",
                                             "topology.numa_nodes",
                                             "caches",
+                                            "cpu_vulnerabilities",
+                                            "cpu_mitigations_costing_syscalls",
                                             "hypervisor.vendor",
                                             "hypervisor.virtualization_type",
                                             "cgroup.version",
@@ -159,4 +161,33 @@ TEST_CASE("the text report keeps lscpu's order, then hostprobe's lines") {
     }
     CHECK(text.find("0.25 CPUs (25000/100000 us)") != std::string::npos);
     CHECK(text.find("Ivy Bridge") != std::string::npos);
+}
+
+TEST_CASE("the CPU's vulnerabilities as lscpu words them, and those that cost every syscall") {
+    // util-linux's dump of a 2-socket EPYC 7451 (tests/fixtures/lscpu), on Linux 4.x.
+    const json document = report::host_json(host::collect_host_facts(
+        SysRoot(std::string(HOSTPROBE_LSCPU_DUMPS_DIR) + "/x86_64-epyc_7451"), host::NoCpuid(),
+        std::nullopt));
+    const json& vulnerabilities = at_path(document, "cpu_vulnerabilities");
+    REQUIRE(vulnerabilities.size() == 5);
+    CHECK(vulnerabilities[0] == json{{"name", "l1tf"},
+                                     {"title", "L1tf"},
+                                     {"status", "not_affected"},
+                                     {"text", "Not affected"}});
+    CHECK(vulnerabilities[4] ==
+          json{{"name", "spectre_v2"},
+               {"title", "Spectre v2"},
+               {"status", "mitigation"},
+               {"text",
+                "Mitigation; Full AMD retpoline, IBPB conditional, STIBP disabled, RSB "
+                "filling"}});
+    const json& costing = at_path(document, "cpu_mitigations_costing_syscalls");
+    REQUIRE(costing.size() == 1);
+    CHECK(costing[0]["name"] == "spectre_v2");
+    CHECK(costing[0]["mitigation"] == "Full AMD retpoline");
+    CHECK_FALSE(costing[0]["cost"].get<std::string>().empty());
+    // A seed machine without the folder has neither.
+    const json seed = report::host_json(testing::replay_sysroot("graviton2-8cpu"));
+    CHECK(at_path(seed, "cpu_vulnerabilities") == json::array());
+    CHECK(at_path(seed, "cpu_mitigations_costing_syscalls") == json::array());
 }
