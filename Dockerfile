@@ -5,8 +5,9 @@
 #               image on amd64) cross-compiling with cmake/toolchains/aarch64-linux-gnu.cmake,
 #               which is about ten times faster than compiling under qemu (README, "The image")
 #   slim        bookworm-slim with the runtime libraries (podman build --target slim)
-#   distroless  (the default, last) only the binary, the shared libraries it links and a passwd
-#               entry for uid 10001: no shell, no package manager
+#   distroless  (the default, last) only the binary, the system probe's small helper beside it
+#               (hostprobe-process-loops), the shared libraries they link and a passwd entry for
+#               uid 10001: no shell, no package manager
 # Both run as uid 10001 and work with a read-only root filesystem; hostprobe is PID 1, handles
 # SIGTERM itself and reaps the orphans it inherits.
 #   docker buildx build --platform linux/amd64,linux/arm64 .    (sets BUILDPLATFORM itself)
@@ -45,7 +46,8 @@ RUN native="$(dpkg --print-architecture)"; cross=""; \
  && cmake --install /build --strip --prefix /rootfs/usr/local
 # The distroless root: the binary, its loader and every shared library it loads, found from its
 # ELF headers (ldd cannot run a cross-compiled binary): the target's multiarch directory, the
-# private folder, then the cross compiler's own runtime.
+# private folder, then the cross compiler's own runtime. hostprobe-process-loops links only libc
+# and the loader, which the agent's list holds.
 COPY scripts/copy-runtime-libs.sh ./scripts/
 RUN native="$(dpkg --print-architecture)"; triplet="$(gcc -dumpmachine)"; \
     if [ "${TARGETARCH:-$native}" != "$native" ]; then triplet=aarch64-linux-gnu; fi; \
@@ -62,7 +64,7 @@ RUN apt-get update \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* /var/log/apt /var/log/dpkg.log /var/cache/ldconfig/aux-cache \
  && useradd --uid 10001 --no-create-home --shell /usr/sbin/nologin hostprobe
-COPY --from=build /rootfs/usr/local/bin/hostprobe /usr/local/bin/hostprobe
+COPY --from=build /rootfs/usr/local/bin/hostprobe /rootfs/usr/local/bin/hostprobe-process-loops /usr/local/bin/
 USER 10001
 EXPOSE 9740
 HEALTHCHECK --interval=30s --timeout=3s CMD ["hostprobe", "healthcheck"]

@@ -110,9 +110,11 @@ for round_index in range(rounds):
             ours, our_score = run_hostprobe(copies)
             theirs, their_score = run_unixbench(copies)
         samples[copies].append((theirs, ours, their_score, our_score))
-        print("  round %d, %d cop%s: index UnixBench %.1f, hostprobe %.1f (%.3f)" % (
+        print("  round %d, %d cop%s: index UnixBench %.1f, hostprobe %.1f (%.3f); %s" % (
             round_index + 1, copies, "y" if copies == 1 else "ies", their_score, our_score,
-            our_score / their_score), flush=True)
+            our_score / their_score, ", ".join(
+                "%s %.3f" % (title.split(" (")[0], ours[title] / theirs[title])
+                for title in theirs if title in ours)), flush=True)
 
 failed = []
 

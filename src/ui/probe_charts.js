@@ -170,7 +170,14 @@ function renderSystem(container, run) {
   container.append(el('p', { className: 'score' }, 'Index score: ', Object.entries(index).map(([count, score], position) => [
     position > 0 ? ', ' : '', `${count} ${count === '1' ? 'copy' : 'copies'} `,
     sourceLink(format.trim(score), runUrl(run), `/result/index/${count}`)]),
-  result.index_partial ? ' (from a subset of the tests: not comparable with a full index)' : ''));
+  result.index_partial ? ' (from a subset of the tests: not comparable with a full index)' : '',
+  result.unixbench_version ? `; on UnixBench ${result.unixbench_version}'s scale` : ''));
+  // Why syscall, pipe and context-switch rates differ between hosts of one CPU.
+  const mitigations = result.cpu_mitigations_costing_syscalls;
+  if (Array.isArray(mitigations)) {
+    container.append(el('p', {}, 'Kernel mitigations paid on every system call: ',
+      mitigations.length === 0 ? 'none' : mitigations.map((m) => `${m.mitigation} (${m.name})`).join(', ')));
+  }
   const axis = categoryAxis(names);
   const node = figure(container, 'system-index', 'Index of each test, 1 copy and the budget\'s copies', runUrl(run));
   draw(node, legendless({

@@ -173,7 +173,8 @@ uid=$(awk '/^Uid:/ {print $2}' "/proc/$pid/status")
 [ "$uid" = 10001 ] || fail "the agent runs as uid $uid, not 10001"
 note "the agent runs as uid 10001"
 
-# The system probe in the distroless image: its helpers re-execute the agent, there is no shell.
+# The system probe in the distroless image: its copies re-execute the agent, execl and spawn run
+# in hostprobe-process-loops beside it (found without a shell), and there is no shell.
 curl -fsS -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
   -d '{"probe": "system", "params": {"tests": ["execl", "spawn", "shell", "syscall"], "seconds": 1}}' \
   "http://127.0.0.1:$limited_port/v1/runs?wait=60" | python3 -c '
@@ -190,6 +191,35 @@ print("container test: system probe under 0.25 CPU: copies %s, execl %.0f lps, s
       "syscall %.0f lps, shell skipped (%s)" % (result["copies"], values["execl"], values["spawn"],
       values["syscall"], skipped["shell_1"]), file=sys.stderr)
 ' || fail "the system probe in the image"
+
+# The same numbers as the binary outside the image (this checkout's build, when there is one):
+# execl and spawn in the unlimited container and outside, interleaved, 3 pairs, medians. The band
+# catches a wrong helper (the agent's own binary execs at a quarter of the rate), not the few
+# percent a container's seccomp filter adds to each system call.
+outside=build/hostprobe
+if [ -x "$outside" ] && [ -x build/hostprobe-process-loops ]; then
+  system_pairs=()
+  for _ in 1 2 3; do
+    system_pairs+=("$(curl -fsS -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
+      -d '{"probe": "system", "params": {"tests": ["execl", "spawn"], "copies": [1], "seconds": 2}}' \
+      "http://127.0.0.1:$open_port/v1/runs?wait=60")")
+    system_pairs+=("$("$outside" run system --json --tests execl,spawn --copies 1 --seconds 2)")
+  done
+  python3 -c '
+import json, statistics, sys
+runs = [json.loads(text) for text in sys.argv[1:]]
+ratios = {}
+for test in ("execl", "spawn"):
+    inside = [{t["name"]: t["value"] for t in r["result"]["tests"]}[test] for r in runs[0::2]]
+    outside = [{t["name"]: t["value"] for t in r["result"]["tests"]}[test] for r in runs[1::2]]
+    ratios[test] = statistics.median(inside) / statistics.median(outside)
+    print("container test: system %s in the image %.0f lps, outside %.0f lps (median of 3): %.3f"
+          % (test, statistics.median(inside), statistics.median(outside), ratios[test]), file=sys.stderr)
+assert all(0.67 <= r <= 1.5 for r in ratios.values()), ratios
+' "${system_pairs[@]}" || fail "the system probe in the image against the binary outside it"
+else
+  note "no build/hostprobe here: the image's system figures are not compared with one outside"
+fi
 
 started=$(date +%s.%N)
 $engine stop -t 10 "$limited" >/dev/null

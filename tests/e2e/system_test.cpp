@@ -1,5 +1,6 @@
-// End to end: the system probe through the daemon (its execl test re-executes the real binary),
-// and SIGTERM mid-test leaving no child process and no file.
+// End to end: the system probe through the daemon (its execl, spawn and shell tests run in the
+// hostprobe-process-loops built beside the real binary), and SIGTERM mid-test leaving no child
+// process and no file.
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -51,11 +52,16 @@ TEST_CASE("a system run over HTTP: results, the UnixBench-style report, metrics"
         CHECK(test["value"].get<double>() > 0);
     }
     CHECK(run["result"]["index"]["1"].get<double>() > 0);
+    CHECK(run["result"]["skipped"].empty());  // the helper was found beside the binary
+    CHECK(run["result"]["unixbench_version"] == "6.0.0");
+    CHECK(run["result"]["cpu_mitigations_costing_syscalls"].is_array());
     CHECK(children_of(daemon.process.pid()).empty());
 
     auto text = client.Get("/v1/runs/" + run["id"].get<std::string>() + "?format=text");
     REQUIRE(text);
     CHECK(text->body.find("Execl Throughput") != std::string::npos);
+    CHECK(text->body.find("Index baselines: UnixBench 6.0.0") != std::string::npos);
+    CHECK(text->body.find("Kernel mitigations paid on every system call: ") != std::string::npos);
     CHECK(text->body.find("System Benchmarks Index Score (Partial Only)") != std::string::npos);
 
     auto metrics = client.Get("/metrics");

@@ -92,7 +92,8 @@ static int execl_loop(char* self, int fd, long long deadline_ns, long long start
 }
 
 // Waits for `child`; on a stop request its process group is killed first. Returns its wait
-// status, or -1 with errno set.
+// status, or -1 with errno set. A request that lands between the fork and the wait is seen only
+// when the child ends; the agent kills the helper a second after its request in any case.
 static int wait_for(pid_t child, int own_group) {
     int status = 0;
     for (;;) {
@@ -134,6 +135,7 @@ static int looper_loop(int fd, long long deadline_ns, char** program) {
             _exit(127);
         }
         if (child < 0) return write_report(fd, loops, start_ns, errno, -1);
+        (void)setpgid(child, child);  // here too: a stop may come before the child made it
         const int status = wait_for(child, 1);
         if (status < 0) return write_report(fd, loops, start_ns, errno, -1);
         if (stop_requested) break;  // killed mid-run: not a failure, not a loop

@@ -191,7 +191,9 @@ Result<SystemResult> SystemProbe::measure(const runs::ProbeContext& context,
     SystemResult result{.note = kNote,
                         .copies = system_copies(params["copies"], context),
                         .seconds_per_test = params["seconds"].get<double>(),
-                        .cpu_budget = context.host.cpu_budget};
+                        .cpu_budget = context.host.cpu_budget,
+                        .cpu_mitigations_costing_syscalls =
+                            host::syscall_costing_mitigations(context.host.cpu_vulnerabilities)};
 
     auto work = prepare_work_directory(params, result.copies, context.run_id);
     if (!work) return work.error();

@@ -56,6 +56,17 @@ std::string pass_report(const SystemResult& result, size_t copies) {
     return text + score_line(find_pass_index(result, copies)) + "\n";
 }
 
+// Why System Call Overhead, Pipe Throughput and the context switches differ between hosts of
+// one CPU model: what the kernel does on every entry and exit.
+std::string mitigations_line(const std::vector<host::SyscallCostingMitigation>& mitigations) {
+    if (mitigations.empty()) return "Kernel mitigations paid on every system call: none\n";
+    std::string named;
+    for (const auto& m : mitigations)
+        named += (named.empty() ? "" : ", ") + m.mitigation + " (" + m.name + ")";
+    return "Kernel mitigations paid on every system call: " + named +
+           "; syscall, pipe and context-switch rates are lower than on a host without them\n";
+}
+
 }  // namespace
 
 std::string system_report(const SystemResult& result) {
@@ -64,6 +75,8 @@ std::string system_report(const SystemResult& result) {
         text += "Index baselines: UnixBench " + *result.unixbench_version +
                 " pgms/index.base (the SPARCstation 20-61 \"George\" scores 10.0 on each)\n";
     }
+    if (result.cpu_mitigations_costing_syscalls)
+        text += mitigations_line(*result.cpu_mitigations_costing_syscalls);
     text += format("%.0f s per test and pass", result.seconds_per_test);
     if (result.partial) text += "; stopped early: the result is partial";
     text += "\n\n";

@@ -110,6 +110,13 @@ void to_json(json& out, const SystemResult& result) {
            {"partial", result.partial}};
     if (!result.series.empty()) out["series"] = series_json(result.series, "work");
     if (result.unixbench_version) out["unixbench_version"] = *result.unixbench_version;
+    if (result.cpu_mitigations_costing_syscalls) {
+        json mitigations = json::array();
+        for (const auto& m : *result.cpu_mitigations_costing_syscalls)
+            mitigations.push_back(
+                {{"name", m.name}, {"mitigation", m.mitigation}, {"cost", m.cost}});
+        out["cpu_mitigations_costing_syscalls"] = std::move(mitigations);
+    }
 }
 
 void from_json(const json& in, SystemResult& result) {
@@ -118,6 +125,14 @@ void from_json(const json& in, SystemResult& result) {
     const json* version = find_member(in, "unixbench_version");
     read.unixbench_version =
         version ? std::optional<std::string>(version->get<std::string>()) : std::nullopt;
+    if (find_member(in, "cpu_mitigations_costing_syscalls") != nullptr) {
+        read.cpu_mitigations_costing_syscalls.emplace();
+        for (const auto& m : array_member(in, "cpu_mitigations_costing_syscalls")) {
+            read.cpu_mitigations_costing_syscalls->push_back({m.at("name").get<std::string>(),
+                                                              m.at("mitigation").get<std::string>(),
+                                                              m.at("cost").get<std::string>()});
+        }
+    }
     for (const auto& test : array_member(in, "tests"))
         read.tests.push_back(test_from_json(test));
     for (const auto& skipped : array_member(in, "skipped"))
@@ -162,6 +177,9 @@ std::vector<SystemResult> system_result_examples() {
         .copies = {1, 2},
         .seconds_per_test = 10,
         .cpu_budget = host::example_cpu_budget(),
+        .cpu_mitigations_costing_syscalls =
+            std::vector<host::SyscallCostingMitigation>{
+                {"meltdown", "PTI", "every kernel entry and exit switches page tables"}},
         .directory = "/tmp",
         .index = {SystemPassIndex{1, 856.9, 1}, SystemPassIndex{2, std::nullopt, 0}},
         .index_partial = true,
@@ -170,6 +188,7 @@ std::vector<SystemResult> system_result_examples() {
     SystemResult sparse = full;  // no DMIPS, no optional member of a series slice
     sparse.tests[0].dmips.reset();
     sparse.unixbench_version.reset();
+    sparse.cpu_mitigations_costing_syscalls.reset();
     sparse.series = {example_sparse_series_slice()};
     return {SystemResult{}, full, sparse};
 }

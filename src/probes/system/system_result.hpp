@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/cpu_budget.hpp"
+#include "host/cpu_vulnerabilities.hpp"
 #include "probes/common/run_series.hpp"
 
 namespace hostprobe::probes {
@@ -56,6 +57,10 @@ struct SystemResult {
     std::vector<size_t> copies;  // the passes, in the order they ran
     double seconds_per_test = 0;
     host::CpuBudget cpu_budget;
+    // The kernel's mitigations that every system call and context switch pays for (PTI,
+    // retpolines, ...): why syscall, pipe and context-switch rates differ between hosts of the
+    // same CPU. None in results from before the probe said.
+    std::optional<std::vector<host::SyscallCostingMitigation>> cpu_mitigations_costing_syscalls;
     std::optional<std::string> directory;  // where file_copy and shell worked, if anywhere
     // One per distinct copy count, in the order of the JSON object's keys ("1" < "16" < "2").
     std::vector<SystemPassIndex> index;
@@ -73,7 +78,7 @@ struct SystemResult {
 void to_json(nlohmann::json& out, const SystemResult& result);
 // Throws (std::exception) when a member the report or the metrics read is missing or has the
 // wrong type; `valid`, `dmips`, `directory` and `index_partial` may be missing (older
-// journals, and `unixbench_version`: it stays missing).
+// journals, and `unixbench_version` and `cpu_mitigations_costing_syscalls`: they stay missing).
 void from_json(const nlohmann::json& in, SystemResult& result);
 
 // The pass of `copies`, or null.

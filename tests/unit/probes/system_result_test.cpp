@@ -568,3 +568,26 @@ TEST_CASE("system result: a damaged result gives a parse error, never an excepti
         CHECK_FALSE(probe.result_metrics(not_a_result, 1.7e9).ok());
     }
 }
+
+TEST_CASE(
+    "system result: the report names the index's UnixBench and the mitigations syscalls pay") {
+    SystemResult result = json::parse(kHandMade).get<SystemResult>();
+    CHECK_FALSE(result.unixbench_version);  // an older result says nothing of either
+    CHECK_FALSE(result.cpu_mitigations_costing_syscalls);
+    result.unixbench_version = "6.0.0";
+    result.cpu_mitigations_costing_syscalls = std::vector<host::SyscallCostingMitigation>{
+        {"meltdown", "PTI", "page tables switched"}, {"spectre_v2", "Retpolines", "thunks"}};
+    std::string report = system_report(result);
+    CHECK(report.find("Index baselines: UnixBench 6.0.0 pgms/index.base") != std::string::npos);
+    CHECK(report.find("Kernel mitigations paid on every system call: PTI (meltdown), Retpolines "
+                      "(spectre_v2); syscall, pipe and context-switch rates are lower") !=
+          std::string::npos);
+    result.cpu_mitigations_costing_syscalls->clear();
+    report = system_report(result);
+    CHECK(report.find("Kernel mitigations paid on every system call: none\n") != std::string::npos);
+    // Both survive the journal.
+    const SystemResult read = json(result).get<SystemResult>();
+    CHECK(read.unixbench_version == "6.0.0");
+    REQUIRE(read.cpu_mitigations_costing_syscalls);
+    CHECK(read.cpu_mitigations_costing_syscalls->empty());
+}
