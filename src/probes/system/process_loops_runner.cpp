@@ -22,16 +22,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // A stopped helper reports within a loop; this long at most, then it is killed.
-constexpr auto kStopGrace = std::chrono::seconds(1);
+constexpr auto kHelperStopGrace = std::chrono::seconds(1);
 
-int64_t steady_ns(Clock::time_point point) {
+int64_t steady_clock_ns(Clock::time_point point) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(point.time_since_epoch()).count();
 }
 
 // An argv or environment built before the fork: the child may not allocate.
-class Words {
+class ExecWords {
   public:
-    explicit Words(std::vector<std::string> words) : words_(std::move(words)) {
+    explicit ExecWords(std::vector<std::string> words) : words_(std::move(words)) {
         for (auto& word : words_)
             pointers_.push_back(word.data());
         pointers_.push_back(nullptr);
@@ -43,14 +43,14 @@ class Words {
     std::vector<char*> pointers_;
 };
 
-std::vector<std::string> command_line(const CopyEnvironment& environment,
-                                      const ProcessLoopsRequest& request, int report_fd,
-                                      Clock::time_point start) {
+std::vector<std::string> process_loops_argv(const CopyEnvironment& environment,
+                                            const ProcessLoopsRequest& request, int report_fd,
+                                            Clock::time_point start) {
     std::vector<std::string> words{environment.process_loops, request.mode,
                                    std::to_string(report_fd),
-                                   std::to_string(steady_ns(environment.deadline))};
+                                   std::to_string(steady_clock_ns(environment.deadline))};
     if (request.mode == "execl") {
-        words.push_back(std::to_string(steady_ns(start)));
+        words.push_back(std::to_string(steady_clock_ns(start)));
         words.emplace_back("1");
     }
     words.insert(words.end(), request.program.begin(), request.program.end());
@@ -64,9 +64,9 @@ std::vector<std::string> helper_environment() {
 }
 
 // Reads the whole report unless the helper ends first; a stop request sends SIGTERM once and
-// waits kStopGrace for the report. Nothing when there is none.
-std::optional<ProcessLoopsReport> read_report(int report_fd, ChildProcess& helper,
-                                              const std::stop_token& stop) {
+// waits kHelperStopGrace for the report. Nothing when there is none.
+std::optional<ProcessLoopsReport> read_loops_report(int report_fd, ChildProcess& helper,
+                                                    const std::stop_token& stop) {
     ProcessLoopsReport report;
     char* into = reinterpret_cast<char*>(&report);
     size_t got = 0;
@@ -76,7 +76,7 @@ std::optional<ProcessLoopsReport> read_report(int report_fd, ChildProcess& helpe
             (void)::kill(helper.pid(), SIGTERM);
             stop_sent = Clock::now();
         }
-        if (stop_sent && Clock::now() - *stop_sent > kStopGrace) return std::nullopt;
+        if (stop_sent && Clock::now() - *stop_sent > kHelperStopGrace) return std::nullopt;
         pollfd readable{report_fd, POLLIN, 0};
         const int ready = ::poll(&readable, 1, 50);
         if (ready <= 0) continue;  // a timeout, or EINTR
@@ -115,8 +115,8 @@ Result<ProcessLoopsReport> run_process_loops(const CopyEnvironment& environment,
     auto report = Pipe::open();
     if (!report) return report.error();
     const auto start = Clock::now();
-    Words argv(command_line(environment, request, report->write_end(), start));
-    Words envp(helper_environment());
+    ExecWords argv(process_loops_argv(environment, request, report->write_end(), start));
+    ExecWords envp(helper_environment());
     const int report_fd = report->write_end();
     const int directory_fd = request.working_directory_fd;
     auto helper = ChildProcess::start(environment.owned_children, false, [&] {
@@ -136,7 +136,7 @@ Result<ProcessLoopsReport> run_process_loops(const CopyEnvironment& environment,
     report->close_write();
 
     const std::optional<ProcessLoopsReport> got =
-        read_report(report->read_end(), *helper, environment.stop);
+        read_loops_report(report->read_end(), *helper, environment.stop);
     if (!got) {
         if (environment.stop.stop_requested()) {
             helper->kill_and_wait();

@@ -24,12 +24,12 @@ exit $rc
 
 namespace {
 
-constexpr size_t kLines = 362;
-constexpr size_t kBytes = 8546;
-constexpr size_t kLinesWithThe = 35;
+constexpr size_t kSortSourceLines = 362;
+constexpr size_t kSortSourceBytes = 8546;
+constexpr size_t kSortSourceLinesWithThe = 35;
 
 // Words of a shell script; none holds "the" (grep would count it).
-constexpr std::string_view kWords[] = {
+constexpr std::string_view kSortSourceWords[] = {
     "cd",   "$PWD",   "echo",      "HOMEDIR=", "BINDIR",  "${TMPDIR}", "pwd",  "if",
     "[",    "-f",     "];",        "fi",       "else",    "for",       "in",   "do",
     "done", "export", "PATH",      "umask",    "022",     "rm",        "-rf",  "mkdir",
@@ -37,8 +37,8 @@ constexpr std::string_view kWords[] = {
     ">",    ">>",     "/dev/null", "2>&1",     "while",   "read",      "line", "case",
     "esac", ";;",     "LOGFILE",   "sort.src", "results", "${BINDIR}", "-eq",  "shift"};
 
-bool holds_the(size_t line) {
-    return line % 10 == 3 && line / 10 < kLinesWithThe;
+bool sort_source_line_holds_the(size_t line) {
+    return line % 10 == 3 && line / 10 < kSortSourceLinesWithThe;
 }
 
 }  // namespace
@@ -50,28 +50,29 @@ std::string shell_sort_source() {
         state = state * 1103515245u + 12345u;
         return state >> 16;
     };
-    size_t lengths[kLines];
+    size_t lengths[kSortSourceLines];
     size_t total = 0;
-    for (size_t line = 0; line < kLines; ++line) {
-        lengths[line] = std::max<size_t>(holds_the(line) ? 5 : 2, 2 + next() % 42);
+    for (size_t line = 0; line < kSortSourceLines; ++line) {
+        lengths[line] = std::max<size_t>(sort_source_line_holds_the(line) ? 5 : 2, 2 + next() % 42);
         total += lengths[line] + 1;
     }
-    for (size_t line = kLines - 1; total != kBytes; line = line == 0 ? kLines - 1 : line - 1) {
-        const size_t shortest = holds_the(line) ? 5 : 2;
-        if (total > kBytes && lengths[line] > shortest) {
+    for (size_t line = kSortSourceLines - 1; total != kSortSourceBytes;
+         line = line == 0 ? kSortSourceLines - 1 : line - 1) {
+        const size_t shortest = sort_source_line_holds_the(line) ? 5 : 2;
+        if (total > kSortSourceBytes && lengths[line] > shortest) {
             --lengths[line];
             --total;
-        } else if (total < kBytes && lengths[line] < 60) {
+        } else if (total < kSortSourceBytes && lengths[line] < 60) {
             ++lengths[line];
             ++total;
         }
     }
     std::string text;
-    for (size_t line = 0; line < kLines; ++line) {
-        std::string row = holds_the(line) ? "# the" : "";
+    for (size_t line = 0; line < kSortSourceLines; ++line) {
+        std::string row = sort_source_line_holds_the(line) ? "# the" : "";
         while (row.size() < lengths[line]) {
             if (!row.empty()) row += ' ';
-            row += kWords[next() % std::size(kWords)];
+            row += kSortSourceWords[next() % std::size(kSortSourceWords)];
         }
         row.resize(lengths[line]);
         if (row.back() == ' ') row.back() = '-';
