@@ -136,7 +136,9 @@ TEST_CASE("a run: both passes, each test's index, the scores, the report and the
     CHECK(result["index"]["2"].is_number());
     CHECK(result["index_tests"]["1"] == 2);
     CHECK(result["index_partial"] == true);
-    CHECK(result["note"].get<std::string>().find("not identical") != std::string::npos);
+    CHECK(result["note"].get<std::string>().find("UnixBench 6.0.0's index tests") !=
+          std::string::npos);
+    CHECK(result["unixbench_version"] == "6.0.0");
     CHECK(harness.progress.back() == doctest::Approx(1.0));
 
     const std::string& text = outcome->text_report;
