@@ -8,15 +8,17 @@
 # Both work in the same scratch file system (UB_TMPDIR, TMPDIR) and at the probe's niceness.
 # Exits 1 when a target is missed.
 #   bench/system_vs_unixbench.sh [ROUNDS] [SECONDS] [path/to/hostprobe]
-#   ROUNDS: 3; SECONDS: the probe's seconds per test (10; UnixBench's own are fixed by Run:
-#   10 to 60). About 16 minutes a round on 2 CPUs. UNIXBENCH_SOURCE: where UnixBench is.
+#   ROUNDS: 3; SECONDS: "run" (each probe test as long as Run runs its test: 10 s for the CPU
+#   tests, 30 s for execl, file copy and spawn, 60 s for the shell scripts; the index is then
+#   computed from the runs' per-test indexes as Run computes it) or one number of seconds for
+#   every test. About 22 minutes a round on 2 CPUs. UNIXBENCH_SOURCE: where UnixBench is.
 # The copy in ../shared/reference lacks UnixBench/pgms/ (index.base, multi.sh, tst.sh): when it
 # does, they are written into the scratch copy from UnixBench's published baselines and its two
 # scripts' commands (system_vs_unixbench.py says what), and the bench says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-3}"
-seconds="${2:-10}"
+seconds="${2:-run}"
 binary="${3:-build/hostprobe}"
 source_dir="${UNIXBENCH_SOURCE:-$(pwd)/../shared/reference/byte-unixbench}"
 [ -x "$binary" ] || { echo "build first: scripts/setup.sh build" >&2; exit 2; }
