@@ -16,8 +16,8 @@ class MetadataFetcher {
   public:
     using Done = std::function<void(const Result<TaskMetadata>&)>;
     MetadataFetcher(std::string base_uri, Done done, int attempts = 5);
-    ~MetadataFetcher();  // stops waiting and joins (an in-flight request ends within its 1 s
-                         // timeout)
+    ~MetadataFetcher();  // stops waiting and joins (an in-flight request ends within its 2 s
+                         // deadline)
     MetadataFetcher(const MetadataFetcher&) = delete;
     MetadataFetcher& operator=(const MetadataFetcher&) = delete;
     void start();

@@ -1,7 +1,5 @@
 #include "ecs/task_metadata.hpp"
 
-#include <httplib.h>
-
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -10,7 +8,7 @@
 #include "core/json_reads.hpp"
 #include "core/strings.hpp"
 #include "core/time_format.hpp"
-#include "core/untrusted_json.hpp"
+#include "ecs/bounded_get.hpp"
 #include "http/url.hpp"
 
 namespace hostprobe::ecs {
@@ -61,43 +59,6 @@ const json* find_our_container(const json& task, const json& container) {
     }
     if (containers->size() == 1 && (*containers)[0].is_object()) return &(*containers)[0];
     return container.is_object() ? &container : nullptr;
-}
-
-// Real documents are a few KiB; with every field of dozens of containers, well under this.
-constexpr size_t kMaxDocumentBytes = 1 << 20;
-const JsonLimits kDocumentLimits{
-    .max_bytes = kMaxDocumentBytes, .max_depth = kMaxJsonDepth, .max_values = 100'000};
-
-Result<json> get_json(const http::HttpUrl& url) {
-    httplib::Client client(url.origin());
-    client.set_connection_timeout(1, 0);
-    client.set_read_timeout(1, 0);
-    client.set_write_timeout(1, 0);
-    std::string body;
-    bool too_large = false;
-    auto response = client.Get(
-        url.path, [](const httplib::Response&) { return true; },
-        [&](const char* data, size_t length) {
-            too_large = body.size() + length > kMaxDocumentBytes;
-            if (!too_large) body.append(data, length);
-            return !too_large;
-        });
-    if (too_large) {
-        return make_error(ErrorCode::parse_error, url.path + ": the document is larger than " +
-                                                      std::to_string(kMaxDocumentBytes) + " bytes");
-    }
-    if (!response) {
-        return make_error(ErrorCode::unavailable,
-                          url.path + ": " + httplib::to_string(response.error()));
-    }
-    if (response->status != 200) {
-        return make_error(ErrorCode::unavailable,
-                          url.path + ": HTTP " + std::to_string(response->status));
-    }
-    auto document = parse_untrusted_json(body, kDocumentLimits);
-    if (!document)
-        return make_error(ErrorCode::parse_error, url.path + ": " + document.error().message);
-    return document;
 }
 
 }  // namespace
@@ -169,17 +130,16 @@ Result<TaskMetadata> fetch_task_metadata(const std::string& base_uri, int attemp
     if (!base)
         return make_error(ErrorCode::invalid_argument,
                           "ECS_CONTAINER_METADATA_URI_V4: " + base.error().message);
-    http::HttpUrl task_url = *base;
-    task_url.path = (base->path == "/" ? std::string() : base->path) + "/task";
+    const http::HttpUrl task_url = with_path_suffix(*base, "/task");
     Error last = make_error(ErrorCode::unavailable, "not tried");
     for (int attempt = 0; attempt < attempts; ++attempt) {
         if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(200 << attempt));
-        auto task = get_json(task_url);
+        auto task = get_bounded_json(task_url);
         if (!task) {
             last = task.error();
             continue;
         }
-        auto container = get_json(*base);  // who we are; optional
+        auto container = get_bounded_json(*base);  // who we are; optional
         auto parsed = parse_task_metadata(*task, container ? *container : json(nullptr));
         if (parsed || parsed.error().code != ErrorCode::parse_error) return parsed;
         last = parsed.error();

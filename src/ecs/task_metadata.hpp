@@ -41,7 +41,8 @@ Result<TaskMetadata> parse_task_metadata(const nlohmann::json& task,
 
 nlohmann::json to_json(const TaskMetadata& metadata);
 
-// Fetches both documents: a 1 s timeout per request, `attempts` tries with a short backoff.
+// Fetches both documents (get_bounded_json: 2 s for a whole request), `attempts` tries with a
+// short backoff.
 // Errors say what failed (unreachable, HTTP status, malformed JSON, a document over 1 MiB or
 // nested deeper than kMaxJsonDepth, a number out of range); none throws.
 Result<TaskMetadata> fetch_task_metadata(const std::string& base_uri, int attempts = 3);

@@ -1,0 +1,109 @@
+#include "ecs/bounded_get.hpp"
+
+#include <httplib.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "core/untrusted_json.hpp"
+
+namespace hostprobe::ecs {
+
+namespace {
+
+using nlohmann::json;
+
+// Stops the client's request if it has not ended by the deadline: httplib 0.11 times out each
+// read, never the request as a whole. stop() shuts the socket down, so the blocked read returns.
+class RequestDeadline {
+  public:
+    RequestDeadline(httplib::Client& client, std::chrono::milliseconds deadline)
+        : watchdog_([this, &client, deadline](std::stop_token stop) {
+              std::unique_lock<std::mutex> lock(mutex_);
+              if (!wake_.wait_for(lock, stop, deadline, [] { return false; }) &&
+                  !stop.stop_requested()) {
+                  expired_ = true;
+                  lock.unlock();
+                  client.stop();
+              }
+          }) {}
+    ~RequestDeadline() { disarm(); }
+    RequestDeadline(const RequestDeadline&) = delete;
+    RequestDeadline& operator=(const RequestDeadline&) = delete;
+
+    // After this the client is never stopped; true when the deadline had passed.
+    bool disarm() {
+        if (watchdog_.joinable()) {
+            watchdog_.request_stop();
+            wake_.notify_all();
+            watchdog_.join();
+        }
+        std::lock_guard<std::mutex> lock(mutex_);
+        return expired_;
+    }
+
+  private:
+    std::mutex mutex_;
+    std::condition_variable_any wake_;
+    bool expired_ = false;
+    std::jthread watchdog_;  // last: it starts once the members it uses exist
+};
+
+long long whole_seconds(std::chrono::milliseconds time) {
+    return std::chrono::duration_cast<std::chrono::seconds>(time).count();
+}
+
+}  // namespace
+
+http::HttpUrl with_path_suffix(http::HttpUrl base, const char* suffix) {
+    base.path = (base.path == "/" ? std::string() : base.path) + suffix;
+    return base;
+}
+
+Result<json> get_bounded_json(const http::HttpUrl& url, const GetLimits& limits) {
+    httplib::Client client(url.origin());
+    const auto per_read = std::min(limits.deadline, std::chrono::milliseconds(1000));
+    const auto seconds = whole_seconds(per_read);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(per_read).count() -
+                        seconds * 1'000'000;
+    client.set_connection_timeout(seconds, micros);
+    client.set_read_timeout(seconds, micros);
+    client.set_write_timeout(seconds, micros);
+    std::string body;
+    bool too_large = false;
+    RequestDeadline deadline(client, limits.deadline);
+    auto response = client.Get(
+        url.path, [](const httplib::Response&) { return true; },
+        [&](const char* data, size_t length) {
+            too_large = body.size() + length > limits.max_bytes;
+            if (!too_large) body.append(data, length);
+            return !too_large;
+        });
+    const bool expired = deadline.disarm();
+    if (too_large) {
+        return make_error(ErrorCode::parse_error, url.path + ": the document is larger than " +
+                                                      std::to_string(limits.max_bytes) + " bytes");
+    }
+    if (!response && expired) {  // a whole answer that beat the watchdog still counts
+        return make_error(ErrorCode::unavailable, url.path + ": no whole answer within " +
+                                                      std::to_string(limits.deadline.count()) +
+                                                      " ms");
+    }
+    if (!response) {
+        return make_error(ErrorCode::unavailable,
+                          url.path + ": " + httplib::to_string(response.error()));
+    }
+    if (response->status != 200) {
+        return make_error(ErrorCode::unavailable,
+                          url.path + ": HTTP " + std::to_string(response->status));
+    }
+    const JsonLimits json_limits{
+        .max_bytes = limits.max_bytes, .max_depth = kMaxJsonDepth, .max_values = limits.max_values};
+    auto document = parse_untrusted_json(body, json_limits);
+    if (!document)
+        return make_error(ErrorCode::parse_error, url.path + ": " + document.error().message);
+    return document;
+}
+
+}  // namespace hostprobe::ecs
