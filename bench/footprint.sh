@@ -198,5 +198,83 @@ if node_exporter:
         print("hostprobe / node_exporter CPU per scrape %10.3f" % (ours / theirs))
 else:
     print("node_exporter not installed (apt-get install prometheus-node-exporter): no comparison")
+
+# 5. The ECS task stats reader (issue 28): two agents side by side, one in a pretend ECS task
+# whose endpoint (tests/support/fake_ecs.py) serves a 20-container task, the other outside ECS.
+# The reader reads every --ecs-stats-interval; here every second for FOOTPRINT_TASK_SECONDS
+# (60), and its CPU per read (the difference of the two agents' utime+stime) is scaled to an
+# hour at the default 10 s. Targets: idle RSS moved by at most 0.5 MiB, /metrics p99 not moved
+# (within 10% + 0.05 ms of the agent outside ECS, measured one after the other).
+import json, tempfile
+TASK_SECONDS = int(os.environ.get("FOOTPRINT_TASK_SECONDS", "60"))
+fixtures = "tests/fixtures/ecs/ecs_exporter"
+with open(os.path.join(fixtures, "fargate_task_metadata.json")) as f:
+    task = json.load(f)
+with open(os.path.join(fixtures, "fargate_task_stats.json")) as f:
+    stats = json.load(f)
+running = next(c for c in task["Containers"] if stats.get(c["DockerId"]))
+containers, task_stats = [], {}
+for i in range(20):
+    container = dict(running, Name="app-%02d" % i, DockerId="id-%02d" % i)
+    containers.append(container)
+    task_stats[container["DockerId"]] = dict(stats[running["DockerId"]], name=container["Name"])
+task["Containers"] = containers
+scratch = tempfile.mkdtemp(prefix="footprint-ecs-")
+for name, document in (("task.json", task), ("stats.json", task_stats)):
+    with open(os.path.join(scratch, name), "w") as f:
+        json.dump(document, f)
+fake = subprocess.Popen(["python3", "-u", "tests/support/fake_ecs.py", "--prefix", "/v4/bench",
+                         "--cores", "0.01", "--task", os.path.join(scratch, "task.json"),
+                         "--stats", os.path.join(scratch, "stats.json")],
+                        stdout=subprocess.PIPE, text=True)
+fake_port = int(fake.stdout.readline().split()[1])
+
+def start_agent(port, ecs):
+    command = [binary, "serve", "--listen", "127.0.0.1:%d" % port]
+    environment = dict(os.environ)
+    if ecs:
+        command += ["--ecs-stats-interval", "1"]
+        environment["ECS_CONTAINER_METADATA_URI_V4"] = "http://127.0.0.1:%d/v4/bench" % fake_port
+    return subprocess.Popen(command, env=environment, stderr=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL)
+
+def rss_mib(pid):
+    with open("/proc/%d/status" % pid) as status:
+        return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1)) / 1024
+
+def wrk_p99(port):
+    out = subprocess.run(["wrk", "-t2", "-c16", "-d5s", "--latency",
+                          "http://127.0.0.1:%d/metrics" % port],
+                         capture_output=True, text=True).stdout
+    return latency_ms(re.search(r"99%\s+(\S+)", out).group(1))
+
+try:
+    ports = {"outside": free_port(), "task": free_port()}
+    agents = {name: start_agent(port, name == "task") for name, port in ports.items()}
+    for name, port in ports.items():
+        wait_for_metrics(port, agents[name], "hostprobe (%s)" % name)
+    # one scrape of each, as Prometheus's first would, then the reads
+    for port in ports.values():
+        http.client.HTTPConnection("127.0.0.1", port, timeout=10).request("GET", "/metrics")
+    before = {name: cpu_seconds(process.pid) for name, process in agents.items()}
+    time.sleep(TASK_SECONDS)
+    used = {name: cpu_seconds(process.pid) - before[name] for name, process in agents.items()}
+    rss = {name: rss_mib(process.pid) for name, process in agents.items()}
+    per_read = max(used["task"] - used["outside"], 0) / TASK_SECONDS
+    per_hour = per_read * 360
+    print("task stats reader, 20 containers: %.2f ms CPU per read; at 10 s: %.2f s CPU per hour "
+          "(%.4f%% of 0.25 vCPU)" % (per_read * 1000, per_hour, per_hour / 900 * 100))
+    report("idle RSS moved by the task stats reader", rss["task"] - rss["outside"], "MiB",
+           "<= 0.5", rss["task"] - rss["outside"] <= 0.5)
+    p99 = {name: wrk_p99(port) for name, port in ports.items()}
+    print("/metrics p99 under wrk -t2 -c16: outside ECS %.2f ms, in the 20-container task %.2f ms"
+          % (p99["outside"], p99["task"]))
+    report("/metrics p99 in the task, over outside", p99["task"] / p99["outside"], "x",
+           "<= 1.1 (+0.05 ms)", p99["task"] <= p99["outside"] * 1.1 + 0.05)
+finally:
+    for process in list(agents.values()) if "agents" in dir() else []:
+        stop(process)
+    fake.terminate()
+    fake.wait(timeout=5)
 sys.exit(1 if failed else 0)
 PY

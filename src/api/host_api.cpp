@@ -10,10 +10,9 @@
 #include "report/host_text.hpp"
 #include "report/live_json.hpp"
 #include "report/live_text.hpp"
+#include "report/task_json.hpp"
 
 namespace hostprobe::api {
-
-namespace {
 
 std::optional<host::ThrottlingCounters> current_throttling(const HostApiContext& context) {
     // The snapshot is held while its path is used: ECS metadata may replace it meanwhile.
@@ -23,6 +22,12 @@ std::optional<host::ThrottlingCounters> current_throttling(const HostApiContext&
     auto counters = host::read_throttling(context.root, *source);
     if (!counters) return std::nullopt;
     return *counters;
+}
+
+namespace {
+
+std::shared_ptr<const ecs::TaskStatsSnapshot> task_snapshot(const HostApiContext& context) {
+    return context.task_stats != nullptr ? context.task_stats->snapshot() : nullptr;
 }
 
 Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteRequest& request) {
@@ -38,11 +43,14 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
         host::read_live(context.root, facts->host, std::chrono::steady_clock::now()));
     const auto rates =
         sample.baseline ? host::compute_live_rates(*sample.baseline, sample.now) : std::nullopt;
+    const auto task_stats = task_snapshot(context);
     if (format == "text") {
-        return http::Reply::text(
-            report::host_text(*facts, throttling, report::live_summary(sample.now, rates)));
+        return http::Reply::text(report::host_text(
+            *facts, throttling, report::live_summary(sample.now, rates),
+            task_stats ? std::optional(report::task_summary(*task_stats)) : std::nullopt));
     }
-    return http::Reply::json(host_answer_json(*facts, throttling, sample.now, rates));
+    return http::Reply::json(
+        host_answer_json(*facts, throttling, sample.now, rates, task_stats.get()));
 }
 
 }  // namespace
@@ -50,9 +58,12 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
 nlohmann::json host_answer_json(const task::TaskFacts& facts,
                                 const std::optional<host::ThrottlingCounters>& throttling,
                                 const host::LiveReading& now,
-                                const std::optional<host::LiveRates>& rates) {
+                                const std::optional<host::LiveRates>& rates,
+                                const ecs::TaskStatsSnapshot* task_stats) {
     auto body = report::host_json(facts, throttling);
     body["live"] = report::live_json(now, rates);
+    body["live"]["task"] =
+        task_stats != nullptr ? report::task_json(*task_stats, throttling) : nlohmann::json();
     return body;
 }
 

@@ -5,6 +5,8 @@
 
 #include "api/host_api.hpp"
 #include "core/json_shape.hpp"
+#include "ecs/task_stats_examples.hpp"
+#include "report/task_json.hpp"
 #include "runs/param_schema.hpp"
 #include "task/task_examples.hpp"
 
@@ -56,18 +58,28 @@ json health_schema() {
 json host_schema() {
     using host::ExampleArchitecture;
     using host::ExampleFill;
+    const auto full_task = ecs::example_full_task_stats();
+    const auto sparse_task = ecs::example_sparse_task_stats();
     std::vector<json> examples = {
         host_answer_json(task::TaskFacts{}, std::nullopt, host::LiveReading{}, std::nullopt)};
     for (const auto architecture : {ExampleArchitecture::x86, ExampleArchitecture::arm}) {
-        examples.push_back(host_answer_json(task::example_task_facts(architecture),
-                                            host::example_throttling(),
-                                            host::example_live_reading(ExampleFill::full),
-                                            host::example_live_rates(ExampleFill::full)));
+        examples.push_back(
+            host_answer_json(task::example_task_facts(architecture), host::example_throttling(),
+                             host::example_live_reading(ExampleFill::full),
+                             host::example_live_rates(ExampleFill::full), &full_task));
     }
     examples.push_back(host_answer_json(task::example_sparse_task_facts(), std::nullopt,
                                         host::example_live_reading(ExampleFill::sparse),
-                                        host::example_live_rates(ExampleFill::sparse)));
+                                        host::example_live_rates(ExampleFill::sparse),
+                                        &sparse_task));
     return schema_of_examples(examples, ShapeHints{.maps = {"live.memory.events_total"}});
+}
+
+// GET /v1/task (and /v1/host's live.task): read off a full and a sparse snapshot.
+json task_schema() {
+    return schema_of_examples(
+        {report::task_json(ecs::example_full_task_stats(), host::example_throttling()),
+         report::task_json(ecs::example_sparse_task_stats(), std::nullopt)});
 }
 
 json index_schema() {
@@ -214,6 +226,7 @@ json component_schemas(const runs::ProbeRegistry& registry) {
         {"Error", error_schema()},
         {"Health", health_schema()},
         {"Host", host_schema()},
+        {"Task", task_schema()},
         {"Index", index_schema()},
         {"ParamDescription", param_description_schema()},
         {"ProbeList", probe_list_schema(registry)},

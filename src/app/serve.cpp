@@ -11,6 +11,7 @@
 #include "api/page_api.hpp"
 #include "api/page_assets.hpp"
 #include "api/runs_api.hpp"
+#include "api/task_api.hpp"
 #include "app/memory_trimmer.hpp"
 #include "app/orphan_reaper.hpp"
 #include "app/signal_watcher.hpp"
@@ -18,6 +19,7 @@
 #include "core/build_info.hpp"
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
+#include "ecs/task_stats_reader.hpp"
 #include "emf/documents.hpp"
 #include "emf/line_writer.hpp"
 #include "emf/line_writer_metrics.hpp"
@@ -25,6 +27,7 @@
 #include "http/http_server.hpp"
 #include "metrics/exposition.hpp"
 #include "metrics/host_collector.hpp"
+#include "metrics/task_stats_collector.hpp"
 #include "probes/registry.hpp"
 #include "probes/storage/test_files.hpp"
 #include "probes/system/work_directory.hpp"
@@ -122,14 +125,26 @@ class EmfOutput {
         for (auto& line : emf::run_documents(run, *facts_.snapshot(), settings_))
             writer_->write_line(std::move(line));
     }
+    // The task's stats: at most one set of lines a minute (each line is a CloudWatch Logs
+    // event and up to 21 of them come from one reading). Called on the reader's thread only.
+    void task_stats(const ecs::TaskStatsSnapshot& snapshot) const {
+        if (!writer_ || snapshot.error || snapshot.reads == 0) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (last_task_lines_ && now - *last_task_lines_ < kTaskLinesEvery) return;
+        last_task_lines_ = now;
+        for (auto& line : emf::task_documents(snapshot, *facts_.snapshot(), settings_))
+            writer_->write_line(std::move(line));
+    }
     void add_collector(metrics::Exposition& exposition) const {
         if (writer_) exposition.add(std::make_shared<emf::LineWriterCollector>(*writer_));
     }
 
   private:
+    static constexpr std::chrono::seconds kTaskLinesEvery{60};
     const task::TaskState& facts_;
     const emf::DocumentSettings settings_;
     const std::unique_ptr<emf::LineWriter> writer_;
+    mutable std::optional<std::chrono::steady_clock::time_point> last_task_lines_;
 };
 
 // Every run's start and end go to the journal (when there is one); its end to the run metrics
@@ -185,6 +200,7 @@ class Api {
                 .max_body_bytes = config.max_body_bytes},
           router_(std::make_shared<http::Router>()) {
         api::add_host_routes(*router_, host_);
+        api::add_task_routes(*router_, host_);
         api::add_runs_routes(*router_, runs_);
         api::add_page_routes(*router_, api::page_assets());
         api::add_openapi_route(*router_, registry);
@@ -266,8 +282,8 @@ SignalHandlers daemon_signal_handlers(http::HttpServer& server, runs::Scheduler&
 
 // Runs, --run-on-start, --schedule and the ECS metadata fetch begin once the port is bound.
 void start_work(runs::Runner& runner, runs::Scheduler& scheduler,
-                ecs::MetadataFetcher& ecs_metadata, const ServeConfig& config,
-                const EmfOutput& emf_output, Logger& log) {
+                ecs::MetadataFetcher& ecs_metadata, ecs::TaskStatsReader* task_stats,
+                const ServeConfig& config, const EmfOutput& emf_output, Logger& log) {
     // Outside ECS the host line goes now; in ECS when the task metadata answered.
     if (config.ecs_metadata_uri.empty()) emf_output.host();
     runner.start();
@@ -280,6 +296,18 @@ void start_work(runs::Runner& runner, runs::Scheduler& scheduler,
     }
     scheduler.start();
     if (!config.ecs_metadata_uri.empty()) ecs_metadata.start();
+    if (task_stats != nullptr) task_stats->start();
+}
+
+// In an ECS task: every container's stats, read every --ecs-stats-interval; outside, nothing.
+std::unique_ptr<ecs::TaskStatsReader> task_stats_reader(const ServeConfig& config,
+                                                        const EmfOutput& emf_output) {
+    if (config.ecs_metadata_uri.empty()) return nullptr;
+    const auto interval =
+        std::chrono::milliseconds(static_cast<int64_t>(config.ecs_stats_interval_seconds * 1000));
+    return std::make_unique<ecs::TaskStatsReader>(
+        config.ecs_metadata_uri, interval,
+        [&emf_output](const ecs::TaskStatsSnapshot& snapshot) { emf_output.task_stats(snapshot); });
 }
 
 // Until SIGTERM (or a failure) stops the server; then no run is left running.
@@ -348,12 +376,15 @@ int run_serve(const ServeConfig& config, Logger& log) {
     runs::Runner runner(sizing.runner, registry, {root, facts}, on_finished, on_started);
     runner.restore(std::move(replay.finished));
 
+    const auto task_stats = task_stats_reader(config, emf_output);
     metrics::Exposition exposition;
     add_collectors(exposition, root, facts, run_metrics, runner, registry);
+    if (task_stats) exposition.add(std::make_shared<metrics::TaskStatsCollector>(*task_stats));
     emf_output.add_collector(exposition);
     host::LiveHistory live_history;
-    const Api api(config, sizing.http_threads, {root, facts, exposition, started, live_history},
-                  runner, registry);
+    const Api api(config, sizing.http_threads,
+                  {root, facts, exposition, started, live_history, task_stats.get()}, runner,
+                  registry);
     http::HttpServer server(server_options(config, sizing.http_threads), api.router());
     runs::Scheduler scheduler(
         config.schedule, config.scheduled_params,
@@ -374,7 +405,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
         log.error(bound.error().message);
         return 1;
     }
-    start_work(runner, scheduler, ecs_metadata, config, emf_output, log);
+    start_work(runner, scheduler, ecs_metadata, task_stats.get(), config, emf_output, log);
     log_listening(log, config, root, server.port(), *startup, sizing);
     return serve_until_stopped(server, scheduler, runner, log);
 }

@@ -29,8 +29,9 @@ struct ServeConfig {
     std::vector<std::string> run_on_start;
     std::vector<runs::ScheduleEntry> schedule;
     nlohmann::json scheduled_params = nlohmann::json::object();  // probe name -> params
-    probes::StoragePolicy storage;  // where the disk and files probes may write
-    std::string ecs_metadata_uri;   // ECS_CONTAINER_METADATA_URI_V4; empty outside ECS
+    probes::StoragePolicy storage;           // where the disk and files probes may write
+    std::string ecs_metadata_uri;            // ECS_CONTAINER_METADATA_URI_V4; empty outside ECS
+    double ecs_stats_interval_seconds = 10;  // how often /task/stats is read (in ECS)
     task::Prices prices;
     http::AccessPolicy access;  // token, trusted peers, whether reads need them too
     std::string state_dir;      // where finished runs are kept across restarts; empty: nowhere

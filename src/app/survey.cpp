@@ -14,9 +14,11 @@
 #include "core/sysroot.hpp"
 #include "core/time_format.hpp"
 #include "ecs/task_metadata.hpp"
+#include "ecs/task_stats_reader.hpp"
 #include "emf/documents.hpp"
 #include "probes/registry.hpp"
 #include "report/host_json.hpp"
+#include "report/task_json.hpp"
 #include "runs/runner.hpp"
 #include "task/task_state.hpp"
 
@@ -66,6 +68,13 @@ class SurveyOutput {
         for (const auto& line : emf::run_documents(finished, *facts_.snapshot(), emf_settings_))
             lines_.write(line);
     }
+    // One reading of every container's stats (rates from Docker's own previous reading).
+    void task_stats(const ecs::TaskStatsSnapshot& snapshot) {
+        lines_.write(task_stats_line(identity_, report::task_json(snapshot, std::nullopt)));
+        if (!emf_) return;
+        for (const auto& line : emf::task_documents(snapshot, *facts_.snapshot(), emf_settings_))
+            lines_.write(line);
+    }
     void outcome(const SurveyOutcome& outcome) { lines_.write(survey_line(identity_, outcome)); }
     bool failed() const { return lines_.failed(); }
 
@@ -88,6 +97,20 @@ void take_in_task_metadata(task::TaskState& facts, const std::string& uri, Logge
         return;
     }
     facts.set_ecs(*metadata);
+}
+
+// In an ECS task, one reading of every container's stats before the runs load the task; none
+// (with a warning) when the endpoint does not answer.
+std::shared_ptr<const ecs::TaskStatsSnapshot> read_task_stats_once(const std::string& uri,
+                                                                   Logger& log) {
+    if (uri.empty()) return nullptr;
+    auto reading = ecs::read_task_stats(uri);
+    if (!reading) {
+        log.warn("ECS task stats unavailable", {{"reason", reading.error().message}});
+        return nullptr;
+    }
+    ecs::TaskStatsTracker tracker;
+    return tracker.take(std::move(reading), WallClock::now());
 }
 
 // SIGTERM and the like only raise the flag; the survey's loop cancels the runs.
@@ -169,6 +192,8 @@ int run_survey(const SurveyConfig& config, std::FILE* out, Logger& log) {
 
     SurveyOutput output(out, config, facts);
     output.host();
+    if (const auto task_stats = read_task_stats_once(config.ecs_metadata_uri, log))
+        output.task_stats(*task_stats);
 
     const uint32_t workers = facts.host_snapshot()->cpu_budget.workers;
     runs::Runner runner({config.probes.size(), config.probes.size(), runner_threads_for(workers),

@@ -41,6 +41,10 @@ std::string host_line(const nlohmann::json& host) {
     return ordered_line(kHostLineType, {{"host", host}});
 }
 
+std::string task_stats_line(const nlohmann::json& identity, const nlohmann::json& task_stats) {
+    return ordered_line(kTaskStatsLineType, {{"task", identity}, {"task_stats", task_stats}});
+}
+
 std::string run_line(const nlohmann::json& identity, const runs::Run& run) {
     return ordered_line(kRunLineType, {{"task", identity}, {"run", runs::to_json(run)}});
 }

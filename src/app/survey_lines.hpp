@@ -3,6 +3,8 @@
 // filter pattern `{ $.type = "hostprobe.*" }`, Logs Insights `filter type like /^hostprobe\./`).
 //
 //   {"type":"hostprobe.host","host":{...}}            once, first: GET /v1/host's JSON (no "live")
+//   {"type":"hostprobe.task_stats","task":{...},"task_stats":{...}}
+//                                                     in an ECS task, once, second: GET /v1/task
 //   {"type":"hostprobe.run","task":{...},"run":{...}} per run: "run" as GET /v1/runs/{id} shows it
 //   {"type":"hostprobe.survey","task":{...},...}      once, last: how the survey ended
 //
@@ -23,6 +25,7 @@
 namespace hostprobe::app {
 
 inline constexpr const char* kHostLineType = "hostprobe.host";
+inline constexpr const char* kTaskStatsLineType = "hostprobe.task_stats";
 inline constexpr const char* kRunLineType = "hostprobe.run";
 inline constexpr const char* kSurveyLineType = "hostprobe.survey";
 
@@ -44,6 +47,7 @@ struct SurveyOutcome {
 
 // Each a single line of JSON without the newline; "type" first.
 std::string host_line(const nlohmann::json& host);
+std::string task_stats_line(const nlohmann::json& identity, const nlohmann::json& task_stats);
 std::string run_line(const nlohmann::json& identity, const runs::Run& run);
 std::string survey_line(const nlohmann::json& identity, const SurveyOutcome& outcome);
 

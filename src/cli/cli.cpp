@@ -92,6 +92,9 @@ OptionParser serve_parser() {
          "connections served or waiting at once; more wait in the kernel's backlog"},
         {"max-runs-per-minute", "N", "30",
          "runs one client address may start per minute; more get 429 (0: no limit)"},
+        {"ecs-stats-interval", "SECONDS", "10",
+         "in an ECS task, how often every container's stats are read (GET /task/stats); "
+         "scrapes and the page read the last reading"},
         {"tls-cert", "FILE", "", "PEM certificate (chain): serve HTTPS instead of HTTP"},
         {"tls-key", "FILE", "", "PEM private key of --tls-cert"},
         {"auth-reads", "", "",
@@ -148,6 +151,8 @@ std::vector<BoundedOption<app::ServeConfig>> serve_bounded_options() {
          [](Config& c, double v) { c.max_connections = static_cast<size_t>(v); }},
         {"max-runs-per-minute", ValueKind::count, 0, 100000,
          [](Config& c, double v) { c.max_runs_per_minute = static_cast<size_t>(v); }},
+        {"ecs-stats-interval", ValueKind::seconds, 1, 3600,
+         [](Config& c, double v) { c.ecs_stats_interval_seconds = v; }},
     };
 }
 

@@ -6,6 +6,7 @@
 #include "emf/document.hpp"
 #include "emf/fleet_dimensions.hpp"
 #include "emf/probe_groups.hpp"
+#include "emf/task_groups.hpp"
 #include "report/host_json.hpp"
 
 namespace hostprobe::emf {
@@ -131,6 +132,18 @@ std::vector<std::string> run_documents(const runs::Run& run, const task::TaskFac
     for (const auto& group : groups)
         lines.push_back(document_line(parts_for(facts, settings, timestamp_ms, group,
                                                 run_members("measurement", run, facts))));
+    return lines;
+}
+
+std::vector<std::string> task_documents(const ecs::TaskStatsSnapshot& snapshot,
+                                        const task::TaskFacts& facts,
+                                        const DocumentSettings& settings) {
+    const int64_t timestamp_ms = unix_milliseconds(snapshot.read_at);
+    std::vector<std::string> lines;
+    for (const auto& group : task_stats_groups(snapshot)) {
+        lines.push_back(document_line(
+            parts_for(facts, settings, timestamp_ms, group, common_members("task", facts))));
+    }
     return lines;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ecs/task_stats_reader.hpp"
 #include "runs/run.hpp"
 #include "task/task_facts.hpp"
 
@@ -31,6 +32,13 @@ std::string host_document(const task::TaskFacts& facts, const DocumentSettings& 
 // not parse as its probe's struct gives the summary alone, with hostprobe_metrics_error.
 std::vector<std::string> run_documents(const runs::Run& run, const task::TaskFacts& facts,
                                        const DocumentSettings& settings);
+
+// The ECS task's stats (emf/task_groups.hpp): one "task" line for the task as a whole, then one
+// per running container (Container dimension), each with task_arn and the fleet dimensions;
+// nothing before a good reading. Timestamp: when the stats were read.
+std::vector<std::string> task_documents(const ecs::TaskStatsSnapshot& snapshot,
+                                        const task::TaskFacts& facts,
+                                        const DocumentSettings& settings);
 
 // Milliseconds since the epoch, as _aws.Timestamp wants them.
 int64_t unix_milliseconds(WallClock::time_point time);

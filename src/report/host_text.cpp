@@ -87,7 +87,8 @@ void add_lscpu_rows(Rows& rows, const host::HostFacts& facts) {
 void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                         const ecs::TaskMetadata* task_metadata, const task::TaskCost* cost,
                         const std::optional<host::ThrottlingCounters>& throttling,
-                        const std::optional<std::string>& live) {
+                        const std::optional<std::string>& live,
+                        const std::optional<std::string>& task_use) {
     add_if(rows, "Platform:", facts.hypervisor.platform);
     add_if(rows, "EC2 instance type:", facts.hypervisor.ec2_instance_type);
     const auto& cgroup = facts.cgroup;
@@ -123,6 +124,7 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
                                            " (" + task_metadata->launch_type + ", " +
                                            task_metadata->availability_zone + ")");
     }
+    add_if(rows, "Task use:", task_use);
     if (cost) {
         rows.emplace_back("Task cost:", "$" + format_fixed(cost->dollars_per_hour, 5) +
                                             " per hour (" + format_fixed(cost->vcpus, 2) +
@@ -143,10 +145,11 @@ void add_hostprobe_rows(Rows& rows, const host::HostFacts& facts,
 std::string host_text_of(const host::HostFacts& facts, const ecs::TaskMetadata* task_metadata,
                          const task::TaskCost* cost,
                          const std::optional<host::ThrottlingCounters>& throttling,
-                         const std::optional<std::string>& live) {
+                         const std::optional<std::string>& live,
+                         const std::optional<std::string>& task_use) {
     Rows rows;
     add_lscpu_rows(rows, facts);
-    add_hostprobe_rows(rows, facts, task_metadata, cost, throttling, live);
+    add_hostprobe_rows(rows, facts, task_metadata, cost, throttling, live, task_use);
     size_t width = 0;
     for (const auto& row : rows)
         width = std::max(width, row.first.size());
@@ -162,14 +165,15 @@ std::string host_text_of(const host::HostFacts& facts, const ecs::TaskMetadata* 
 std::string host_text(const host::HostFacts& facts,
                       const std::optional<host::ThrottlingCounters>& throttling,
                       const std::optional<std::string>& live) {
-    return host_text_of(facts, nullptr, nullptr, throttling, live);
+    return host_text_of(facts, nullptr, nullptr, throttling, live, std::nullopt);
 }
 
 std::string host_text(const task::TaskFacts& facts,
                       const std::optional<host::ThrottlingCounters>& throttling,
-                      const std::optional<std::string>& live) {
+                      const std::optional<std::string>& live,
+                      const std::optional<std::string>& task_use) {
     return host_text_of(facts.host, facts.ecs ? &*facts.ecs : nullptr,
-                        facts.cost ? &*facts.cost : nullptr, throttling, live);
+                        facts.cost ? &*facts.cost : nullptr, throttling, live, task_use);
 }
 
 }  // namespace hostprobe::report

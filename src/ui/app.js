@@ -5,6 +5,7 @@
 import { byId, clear } from './dom.js';
 import { get, saveToken, forgetToken, whenUnauthorized } from './api.js';
 import { renderHost, ThrottlingWatch } from './host.js';
+import { renderTask } from './task.js';
 import { renderProbeForms, offerDirectories } from './forms.js';
 import { renderRunsTable, renderRunView, hideRunView, isActive } from './runs.js';
 import { renderHistory } from './history.js';
@@ -52,6 +53,7 @@ async function refreshHost() {
     renderHost(host);
     renderHeadlineHost(host);
     state.throttling.update(host);
+    renderTask(host);
     byId('host-status').textContent = '';
   } catch (error) {
     showProblem('host-status', error);

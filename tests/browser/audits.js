@@ -1,5 +1,5 @@
 // Outside audits of the page in Debian's chromium against the real daemon (a replayed Fargate
-// host, 0.25 CPU quota): Lighthouse 12 on its mobile and desktop presets, and axe-core's WCAG 2.1
+// host, 0.25 CPU quota, as a sidecar in a pretend ECS task, so the Task card shows its table): Lighthouse 12 on its mobile and desktop presets, and axe-core's WCAG 2.1
 // A/AA rules at 1920 and 375 px, each on the page as first loaded and after a cipher run started
 // from the page (the headline's figure, the runs table and the charts shown).
 //   node audits.js <hostprobe-binary> <output-directory>
@@ -17,6 +17,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { spawn } = require('node:child_process');
 const puppeteer = require('../js/node_modules/puppeteer-core');
 const { AxePuppeteer } = require('../js/node_modules/@axe-core/puppeteer');
 const { Daemons, WAIT_MS } = require('./daemon.js');
@@ -142,12 +143,32 @@ async function cipherRunFromThePage(browser, base) {
   return { id, page, context };
 }
 
+// tests/support/fake_ecs.py with ecs_exporter's Fargate capture; resolves with its base URI.
+function startFakeEcs() {
+  const fixtures = path.join(SOURCE_ROOT, 'tests/fixtures/ecs/ecs_exporter');
+  const child = spawn('python3', ['-u', path.join(SOURCE_ROOT, 'tests/support/fake_ecs.py'), '--prefix', '/v4/audit',
+    '--task', path.join(fixtures, 'fargate_task_metadata.json'),
+    '--stats', path.join(fixtures, 'fargate_task_stats.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  daemons.children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /^port (\d+)$/m.exec(out);
+      if (match) resolve(`http://127.0.0.1:${match[1]}/v4/audit`);
+    });
+    child.once('exit', (code) => reject(new Error(`fake_ecs.py exited ${code}`)));
+  });
+}
+
 async function main() {
   fs.mkdirSync(outputDir, { recursive: true });
   const { default: lighthouse } = await import('../js/node_modules/lighthouse/core/index.js');
   const { default: desktopConfig } = await import('../js/node_modules/lighthouse/core/config/desktop-config.js');
   const presets = { mobile: undefined, desktop: desktopConfig };
-  const base = await daemons.start('fargate', ['--sysroot', FARGATE]);
+  const fakeEcs = await startFakeEcs();
+  const base = await daemons.start('fargate', ['--sysroot', FARGATE, '--ecs-stats-interval', '1'],
+    { ECS_CONTAINER_METADATA_URI_V4: fakeEcs });
   const userDataDir = fs.mkdtempSync(path.join(scratch, 'profile-'));
   const browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, userDataDir, args: CHROMIUM_FLAGS });
   const port = Number(new URL(browser.wsEndpoint()).port);
@@ -156,7 +177,8 @@ async function main() {
     for (const preset of ['mobile', 'desktop']) await lighthouseAudit(lighthouse, presets, preset, 'first load', `${base}/`, port);
     for (const width of [1920, 375]) {
       const { page, context } = await openAt(browser, `${base}/`, width);
-      await axeAudit(page, `${width} px, as loaded`);
+      await page.waitForSelector('#task-table tr[data-container="prometheus"] meter', { timeout: WAIT_MS });
+      await axeAudit(page, `${width} px, as loaded (the Task card's table and bars shown)`);
       await context.close();
     }
     const run = await cipherRunFromThePage(browser, base);

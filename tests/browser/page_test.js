@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
+const { spawn } = require('node:child_process');
 const puppeteer = require('../js/node_modules/puppeteer-core');
 const { Daemons, WAIT_MS } = require('./daemon.js');
 
@@ -430,21 +431,80 @@ testCase('a hostile CPU model name is shown as text and opens no dialog', async 
   await closePage(session, 'hostile model name');
 });
 
+testCase('outside ECS the Task card says so; as a sidecar it shows every container, live', async ({ browser, main, task, fakeEcs }) => {
+  const outside = await openPage(browser, main);
+  await loaded(outside.page);
+  const absent = await outside.page.$eval('[data-field="task-absent"]', (node) => node.textContent);
+  check(absent.startsWith('Not in an ECS task'), `outside ECS: '${absent}'`);
+  await closePage(outside, 'task card outside ECS');
+
+  const session = await openPage(browser, task);
+  const { page } = session;
+  await loaded(page);
+  await page.waitForSelector('#task-table tr[data-container="prometheus"] [data-field="container-cpu"]', { timeout: WAIT_MS });
+  const rows = await page.$$eval('#task-table tbody tr', (trs) => trs.map((tr) => ({
+    name: tr.dataset.container,
+    stopped: tr.classList.contains('stopped'),
+    state: tr.querySelector('[data-field="container-state"]').textContent,
+    cpuMeter: tr.querySelector('[data-field="container-cpu"] meter')?.getAttribute('max'),
+    memoryMeter: tr.querySelector('[data-field="container-memory"] meter')?.getAttribute('max'),
+  })));
+  const api = (await (await fetch(`${task}/v1/task`)).json());
+  check(JSON.stringify(rows.map((row) => row.name)) === JSON.stringify(api.containers.map((c) => c.name)),
+    `rows ${rows.map((row) => row.name)}, /v1/task ${api.containers.map((c) => c.name)}`);
+  const stopped = rows.find((row) => row.name === 'nonessential');
+  check(stopped.stopped && stopped.state === 'STOPPED, exit 0' && !stopped.cpuMeter, `the stopped container: ${JSON.stringify(stopped)}`);
+  const running = rows.find((row) => row.name === 'prometheus');
+  check(running.cpuMeter === '0.25' && running.memoryMeter === String(512 * 1024 * 1024), `prometheus's bars: ${JSON.stringify(running)}`);
+  const cpu = await page.$eval('[data-field="task-cpu"]', (node) => node.textContent);
+  check(/ of 0\.25 vCPU \(/.test(cpu), `task CPU: '${cpu}'`);
+  // The app next door starts using the whole task: the card follows within its refreshes.
+  await fetch(`${fakeEcs}/_documents`, { method: 'POST', body: JSON.stringify({ cores: { prometheus: 0.3 } }) });
+  await page.waitForFunction(() => {
+    const text = document.querySelector('[data-field="task-saturation"]')?.textContent || '';
+    return /^[1-9][0-9.]* % of /.test(text);
+  }, { timeout: WAIT_MS });
+  const saturation = await page.$eval('[data-field="task-saturation"]', (node) => node.textContent);
+  const after = await (await fetch(`${task}/v1/task`)).json();
+  check(after.cpu_saturation.ratio > 0, `saturation on the page '${saturation}', /v1/task ${after.cpu_saturation.ratio}`);
+  await closePage(session, 'task card');
+});
+
+// tests/support/fake_ecs.py with ecs_exporter's Fargate capture; resolves with its base URI.
+function startFakeEcs() {
+  const fixtures = path.join(SOURCE_ROOT, 'tests/fixtures/ecs/ecs_exporter');
+  const child = spawn('python3', ['-u', path.join(SOURCE_ROOT, 'tests/support/fake_ecs.py'), '--prefix', '/v4/page',
+    '--cores', '0.02', '--task', path.join(fixtures, 'fargate_task_metadata.json'),
+    '--stats', path.join(fixtures, 'fargate_task_stats.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  daemons.children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /^port (\d+)$/m.exec(out);
+      if (match) resolve(`http://127.0.0.1:${match[1]}/v4/page`);
+    });
+    child.once('exit', (code) => reject(new Error(`fake_ecs.py exited ${code}`)));
+  });
+}
+
 async function main() {
   fs.mkdirSync(outputDir, { recursive: true });
+  const fakeEcs = await startFakeEcs();
   const diskDir = fs.mkdtempSync(path.join(scratch, 'disk-'));
-  const [mainBase, authedBase, hostileBase, liveBase] = await Promise.all([
+  const [mainBase, authedBase, hostileBase, liveBase, taskBase] = await Promise.all([
     startDaemon('fargate', ['--sysroot', FARGATE, '--disk-dir', diskDir]),
     startDaemon('authed', ['--sysroot', FARGATE, '--auth-reads', '--trusted-peers', ''], { HOSTPROBE_TOKEN: TOKEN }),
     startDaemon('hostile', ['--sysroot', copyHostileSysroot()]),
     startDaemon('live', []),
+    startDaemon('task', ['--sysroot', FARGATE, '--ecs-stats-interval', '1'], { ECS_CONTAINER_METADATA_URI_V4: fakeEcs }),
   ]);
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: process.getuid && process.getuid() === 0 ? ['--no-sandbox'] : [],
   });
-  const environment = { browser, main: mainBase, authed: authedBase, hostile: hostileBase, live: liveBase, diskDir, context: {} };
+  const environment = { browser, main: mainBase, authed: authedBase, hostile: hostileBase, live: liveBase, task: taskBase, fakeEcs, diskDir, context: {} };
   let failed = 0;
   try {
     for (const { name, body } of cases) {

@@ -71,13 +71,15 @@ python3 "$tests/checks.py" dashboard deploy/grafana/hostprobe-dashboard.json
 ok "the dashboard is valid JSON: \${datasource} everywhere, job/instance/model variables, no overlapping panels"
 
 echo "# three agents on replays of seed 000's Fargate hosts"
-# Fargate gives the agent ECS task metadata: a real capture of a 0.25 vCPU / 512 MiB task.
-mkdir -p "$work/ecs/v4/survey" "$work/disk"
-cp tests/fixtures/ecs/ecs_exporter/fargate_task_metadata.json "$work/ecs/v4/survey/task"
-python3 -u -m http.server 0 --bind 127.0.0.1 --directory "$work/ecs" >"$work/ecs.log" 2>&1 &
+# Fargate gives the agent ECS task metadata and every container's stats: real captures of a
+# 0.25 vCPU / 512 MiB task (two running containers, one stopped), its counters rising.
+mkdir -p "$work/disk"
+python3 -u tests/support/fake_ecs.py --prefix /v4/survey --cores 0.05 \
+    --task tests/fixtures/ecs/ecs_exporter/fargate_task_metadata.json \
+    --stats tests/fixtures/ecs/ecs_exporter/fargate_task_stats.json >"$work/ecs.log" 2>&1 &
 pids+=($!)
-wait_for "the fake ECS metadata endpoint" 10 grep -q "port" "$work/ecs.log"
-ecs_uri="http://127.0.0.1:$(sed -n 's/.* port \([0-9]*\).*/\1/p' "$work/ecs.log" | head -1)/v4/survey"
+wait_for "the fake ECS metadata endpoint" 10 grep -q "^port" "$work/ecs.log"
+ecs_uri="http://127.0.0.1:$(sed -n 's/^port \([0-9]*\)$/\1/p' "$work/ecs.log" | head -1)/v4/survey"
 # The survey task definition's runs, made short.
 echo '{"cipher": {"ciphers": ["aes-128-gcm"], "block_sizes": [8192], "seconds": 0.5}}' >"$work/params.json"
 # A replay's cpu.stat never changes; this copy's counters rise as a busy 0.25 vCPU task's do,

@@ -56,9 +56,10 @@ TEST_CASE("the daemon serves /healthz, /v1/host, /metrics and its index") {
     std::vector<std::string> paths;
     for (const auto& endpoint : endpoints)
         paths.push_back(endpoint["path"]);
-    CHECK(paths == std::vector<std::string>{"/", "/healthz", "/v1/host", "/metrics", "/v1/runs",
-                                            "/v1/runs", "/v1/runs/{id}", "/v1/runs/{id}",
-                                            "/v1/probes", "/ui/{asset...}", "/openapi.json"});
+    CHECK(paths == std::vector<std::string>{"/", "/healthz", "/v1/host", "/metrics", "/v1/task",
+                                            "/v1/runs", "/v1/runs", "/v1/runs/{id}",
+                                            "/v1/runs/{id}", "/v1/probes", "/ui/{asset...}",
+                                            "/openapi.json"});
 
     auto metrics = client.Get("/metrics");
     REQUIRE(metrics);

@@ -59,15 +59,19 @@ TEST_CASE("survey writes the host, each run and the outcome as JSON lines and ex
     INFO(survey.errors);
     CHECK(survey.status.code == 0);
     const auto lines = survey_lines(survey.output);
-    REQUIRE(types_of(lines) == std::vector<std::string>{"hostprobe.host", "hostprobe.run",
-                                                        "hostprobe.run", "hostprobe.survey"});
+    REQUIRE(types_of(lines) == std::vector<std::string>{"hostprobe.host", "hostprobe.task_stats",
+                                                        "hostprobe.run", "hostprobe.run",
+                                                        "hostprobe.survey"});
     const json& host = lines[0]["host"];
     CHECK(host["cpu"]["model_name"] == "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz");
     CHECK(host["ecs"]["launch_type"] == "FARGATE");
     CHECK(host["schema_version"] == 1);
-    CHECK(lines[1]["run"]["probe"] == "cpu");
-    CHECK(lines[1]["run"]["trigger"] == "survey");
-    const json& cipher = lines[2]["run"];
+    // The task's containers, read once (the fake endpoint's stats are empty: none running).
+    CHECK(lines[1]["task_stats"]["containers"].size() == 3);
+    CHECK(lines[1]["task_stats"]["cpu_limit_cores"] == 0.25);
+    CHECK(lines[2]["run"]["probe"] == "cpu");
+    CHECK(lines[2]["run"]["trigger"] == "survey");
+    const json& cipher = lines[3]["run"];
     CHECK(cipher["probe"] == "cipher");
     CHECK(cipher["state"] == "succeeded");
     CHECK(cipher["params"]["seconds"] == 0.3);
@@ -82,7 +86,7 @@ TEST_CASE("survey writes the host, each run and the outcome as JSON lines and ex
         CHECK(task["dollars_per_hour"] == host["cost"]["dollars_per_hour"]);
         CHECK(task["task_arn"].get<std::string>().find(":task/") != std::string::npos);
     }
-    const json& outcome = lines[3];
+    const json& outcome = lines[4];
     CHECK(outcome["probes"] == json{"cpu", "cipher"});
     CHECK(outcome["succeeded"] == 2);
     CHECK(outcome["failed"] == 0);
@@ -118,6 +122,33 @@ TEST_CASE("survey --emf follows each JSON line with its CloudWatch EMF lines") {
     CHECK(throughput);
     const auto bad = run_to_end(binary(), {"survey", "--emf-namespace", "AWS/EC2"});
     CHECK(bad.status.code == 2);
+}
+
+TEST_CASE("survey in an ECS task reads every container's stats once: a JSON line and EMF lines") {
+    FakeEcsEndpoint endpoint(ecs_fixture("ecs_exporter/fargate_task_metadata.json"), "{}",
+                             FakeEcsEndpoint::Mode::serve,
+                             ecs_fixture("ecs_exporter/fargate_task_stats.json"));
+    const auto survey = run_to_end(
+        binary(), {"survey", "--sysroot", sysroot("fargate-e5-2686v4"), "--probes", "cpu", "--emf"},
+        {{"ECS_CONTAINER_METADATA_URI_V4", endpoint.uri()}}, 60s);
+    INFO(survey.errors);
+    CHECK(survey.status.code == 0);
+    const auto lines = survey_lines(survey.output);
+    size_t at = 0;
+    while (at < lines.size() && lines[at].value("type", "") != "hostprobe.task_stats")
+        ++at;
+    REQUIRE(at + 3 < lines.size());
+    const json& task = lines[at]["task_stats"];
+    CHECK(task["containers"].size() == 3);
+    // One reading: the rates come from Docker's own previous reading (precpu, preread).
+    CHECK(task["cpu_cores_used"].get<double>() ==
+          doctest::Approx(0.007193303 / 10.000941384 + 0.079862443 / 9.999690712));
+    CHECK(lines[at]["task"]["launch_type"] == "FARGATE");
+    CHECK(lines[at + 1]["hostprobe_kind"] == "task");
+    CHECK(lines[at + 1]["ContainersRunning"] == 2);
+    CHECK(lines[at + 2]["Container"] == "prometheus");
+    CHECK(lines[at + 3]["Container"] == "ecs-exporter");
+    CHECK(endpoint.stats_requests() == 1);
 }
 
 TEST_CASE("survey takes --probes and --params-file like serve's, and refuses bad ones with 2") {

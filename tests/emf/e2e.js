@@ -38,12 +38,13 @@ function request(port, method, target, body) {
   });
 }
 
-// A stand-in for ECS's task metadata v4 endpoint serving a fixture.
+// A stand-in for ECS's task metadata v4 endpoint serving a real Fargate task and its stats.
 function fakeEcs() {
   const task = fs.readFileSync(path.join(fixturesDir, 'ecs/ecs_exporter/fargate_task_metadata.json'));
+  const stats = fs.readFileSync(path.join(fixturesDir, 'ecs/ecs_exporter/fargate_task_stats.json'));
   const server = http.createServer((req, res) => {
     res.setHeader('Content-Type', 'application/json');
-    res.end(req.url.endsWith('/task') ? task : '{}');
+    res.end(req.url.endsWith('/task') ? task : req.url.endsWith('/task/stats') ? stats : '{}');
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -112,6 +113,19 @@ function checkLines(name, stdoutPath, expectEcs) {
   assert.strictEqual(host.TaskFamily, expectEcs ? 'prom-ecs-exporter-sandbox-main-fargate' : 'none');
   for (const document of documents)
     assert.strictEqual(document._aws.CloudWatchMetrics[0].Namespace, 'hostprobe/e2e');
+  // In ECS, the task's stats: a task line and one per running container (at most once a minute).
+  const task = kinds('task');
+  if (expectEcs) {
+    const whole = task.filter((d) => d.Container === undefined);
+    assert.strictEqual(whole.length, 1, `${name}: one task line in its first minute`);
+    assert.strictEqual(whole[0].ContainersRunning, 2);
+    assert.strictEqual(whole[0].ContainersNotRunning, 1);
+    assert.ok(whole[0].TaskCpuCoresUsed > 0 && whole[0].TaskMemoryWorkingSet === 75550720 + 45010944);
+    assert.deepStrictEqual(task.filter((d) => d.Container).map((d) => d.Container).sort(), ['ecs-exporter', 'prometheus']);
+    assert.ok(task.filter((d) => d.Container).every((d) => d.ContainerMemoryWorkingSet > 0));
+  } else {
+    assert.strictEqual(task.length, 0, `${name}: no task lines outside ECS`);
+  }
   const summaries = kinds('run');
   assert.deepStrictEqual(summaries.map((d) => d.probe).sort(), Object.keys(kRuns).sort());
   for (const summary of summaries) {

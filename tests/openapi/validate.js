@@ -8,6 +8,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+const { spawn } = require('child_process');
 const { createRequire } = require('module');
 
 const daemon = require('./daemon');
@@ -311,7 +312,8 @@ async function exerciseOpenDaemon(contract, port, allowed, elsewhere) {
   if (rebinding.status !== 403) fail('a foreign Host name: ' + rebinding.status + ', not 403');
   check('a foreign Host name', 'POST', '/v1/runs', rebinding);
 
-  const reads = [['/v1/host?format=xml', 400], ['/v1/runs/0123abc?format=xml', 404],
+  const reads = [['/v1/host?format=xml', 400], ['/v1/task', 404], ['/v1/task?format=xml', 400],
+                 ['/v1/runs/0123abc?format=xml', 404],
                  ['/v1/runs?limit=0', 400], ['/v1/runs?state=done', 400],
                  ['/v1/runs?probe=gpu', 400], ['/v1/runs/nope', 404], ['/nowhere', 404]];
   for (const [target, expected] of reads) {
@@ -348,6 +350,39 @@ async function exerciseGuardedDaemon(contract, port, token) {
     if (answer.status !== expected) fail(`${label}: ${answer.status}, not ${expected}`);
     contract.check(label, method, target, answer);
   }
+}
+
+// tests/support/fake_ecs.py serving ecs_exporter's Fargate capture; resolves with {uri, stop}.
+function startFakeEcs() {
+  const fixtures = path.join(__dirname, '..', 'fixtures', 'ecs', 'ecs_exporter');
+  const child = spawn('python3', ['-u', path.join(__dirname, '..', 'support', 'fake_ecs.py'),
+    '--prefix', '/v4/openapi', '--task', path.join(fixtures, 'fargate_task_metadata.json'),
+    '--stats', path.join(fixtures, 'fargate_task_stats.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /^port (\d+)$/m.exec(out);
+      if (match) resolve({ uri: `http://127.0.0.1:${match[1]}/v4/openapi`, stop: () => child.kill() });
+    });
+    child.once('exit', (code) => reject(new Error('fake_ecs.py exited ' + code)));
+  });
+}
+
+// A daemon in a pretend ECS task: GET /v1/task and /v1/host's live.task once the stats are read.
+async function exerciseTaskDaemon(contract, port) {
+  for (let i = 0; i < 300; ++i) {
+    if ((await request(port, 'GET', '/v1/task')).status === 200) break;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  for (const target of ['/v1/task', '/v1/task?format=text', '/v1/host', '/v1/host?format=text']) {
+    const answer = await request(port, 'GET', target);
+    if (answer.status !== 200) fail(`GET ${target} in an ECS task: ${answer.status}, not 200`);
+    contract.check('GET ' + target + ' in an ECS task', 'GET', target, answer);
+  }
+  const host = JSON.parse((await request(port, 'GET', '/v1/host')).body);
+  if (!host.live.task || host.live.task.containers.length !== 3)
+    fail('GET /v1/host in an ECS task has no live.task with the 3 containers');
 }
 
 // Every operation answered at least once with success, and every error status the issue names.
@@ -398,6 +433,12 @@ async function main() {
       fail('the document differs between two daemons of the same binary');
     }
     await exerciseGuardedDaemon(contract, guarded.port, token);
+    const ecs = await startFakeEcs();
+    daemons.push({ stop: async () => ecs.stop() });
+    const sidecar = await startDaemon(['--ecs-stats-interval', '1'],
+                                      { ECS_CONTAINER_METADATA_URI_V4: ecs.uri });
+    daemons.push(sidecar);
+    await exerciseTaskDaemon(contract, sidecar.port);
     checkCoverage(document);
   } finally {
     await Promise.all(daemons.map((daemon) => daemon.stop()));

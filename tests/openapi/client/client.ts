@@ -61,7 +61,18 @@ function cipherResult(run: CipherRun): CipherResult {
   return run.result;
 }
 
+// GET /v1/task: the ECS task's containers, or 404 outside ECS (where this client runs).
+async function taskSummary(): Promise<string> {
+  const { data, error, response } = await client.GET("/v1/task", {});
+  if (data === undefined) return `no ECS task (${response.status}: ${error.error})`;
+  const cores: number | null = data.cpu_cores_used;
+  const saturation: number | null = data.cpu_saturation.ratio;
+  const names: string[] = data.containers.map((container) => container.name);
+  return `${names.join(", ")}: ${cores ?? "no rate"} cores, saturated ${saturation ?? "-"}`;
+}
+
 async function main(): Promise<void> {
+  console.log(await taskSummary());
   const run = await waitUntilFinished(await startCipherRun());
   if (run.probe !== "cipher") throw new Error(`run ${run.id} is of ${run.probe}, not cipher`);
   const result = cipherResult(run);

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "ecs/task_metadata.hpp"
+#include "ecs/task_stats_examples.hpp"
 #include "emf/probe_groups.hpp"
 #include "support/paths.hpp"
 #include "unit/emf/emf_checks.hpp"
@@ -273,4 +274,29 @@ TEST_CASE("metrics that are not finite numbers are left out") {
     group.add("C", emf::Unit::none, 2);
     REQUIRE(group.metrics.size() == 1);
     CHECK(group.metrics[0].name == "C");
+}
+
+TEST_CASE("the ECS task's stats: a task line, then one per running container") {
+    const auto snapshot = ecs::example_full_task_stats();
+    const auto lines = emf::task_documents(snapshot, emf_fargate_facts(), {"fleet/x"});
+    require_valid_lines(lines);
+    REQUIRE(lines.size() == 2);  // the task, and "app" (init is stopped)
+    const auto task = nlohmann::json::parse(lines[0]);
+    CHECK(task["hostprobe_kind"] == "task");
+    CHECK(task["TaskCpuCoresUsed"] == 0.2);
+    CHECK(task["TaskCpuLimitUsed"].get<double>() == doctest::Approx(80));
+    CHECK(task["TaskCpuSaturation"] == 50.0);
+    CHECK(task["TaskMemoryWorkingSet"] == 470.0 * 1024 * 1024);
+    CHECK(task["ContainersRunning"] == 1);
+    CHECK(task["ContainersNotRunning"] == 1);
+    CHECK(task["LaunchType"] == "FARGATE");
+    CHECK_FALSE(task.contains("Container"));
+    const auto app = nlohmann::json::parse(lines[1]);
+    CHECK(app["Container"] == "app");
+    CHECK(app["ContainerCpuCores"] == 0.2);
+    CHECK(app["ContainerMemoryLimitUsed"].get<double>() == doctest::Approx(100.0 * 470 / 512));
+    CHECK(app["ContainerRestarts"] == 1);
+    CHECK(app["_aws"]["CloudWatchMetrics"][0]["Dimensions"][0] ==
+          nlohmann::json::parse(R"(["CpuModel","Microarchitecture","Container"])"));
+    CHECK(emf::task_documents(ecs::TaskStatsSnapshot{}, emf_fargate_facts(), {}).empty());
 }
