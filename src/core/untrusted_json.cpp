@@ -79,25 +79,29 @@ class BoundedTreeBuilder {
     using string_t = json::string_t;
     using binary_t = json::binary_t;
 
-    BoundedTreeBuilder(std::string_view text, const JsonLimits& limits)
-        : text_(text), limits_(limits) {}
+    BoundedTreeBuilder(std::string_view text, const JsonLimits& limits,
+                       std::span<const std::string_view> dropped_keys = {})
+        : text_(text), limits_(limits), dropped_keys_(dropped_keys) {}
 
-    bool null() { return add(json(nullptr)) != nullptr; }
-    bool boolean(bool value) { return add(json(value)) != nullptr; }
-    bool number_integer(number_integer_t value) { return add(json(value)) != nullptr; }
-    bool number_unsigned(number_unsigned_t value) { return add(json(value)) != nullptr; }
-    bool number_float(number_float_t value, const string_t&) { return add(json(value)) != nullptr; }
-    bool string(string_t& value) { return add(json(std::move(value))) != nullptr; }
+    bool null() { return scalar(json(nullptr)); }
+    bool boolean(bool value) { return scalar(json(value)); }
+    bool number_integer(number_integer_t value) { return scalar(json(value)); }
+    bool number_unsigned(number_unsigned_t value) { return scalar(json(value)); }
+    bool number_float(number_float_t value, const string_t&) { return scalar(json(value)); }
+    bool string(string_t& value) { return scalar(json(std::move(value))); }
     bool binary(binary_t&) { return fail("binary values are not JSON"); }
-    bool start_object(std::size_t) { return open(json::object()); }
+    bool start_object(std::size_t) { return open_or_drop(json::object()); }
     bool key(string_t& name) {
         if (!count()) return false;
+        if (dropping_ > 0) return true;
+        drop_next_ =
+            std::find(dropped_keys_.begin(), dropped_keys_.end(), name) != dropped_keys_.end();
         key_ = std::move(name);
         return true;
     }
-    bool end_object() { return close(); }
-    bool start_array(std::size_t) { return open(json::array()); }
-    bool end_array() { return close(); }
+    bool end_object() { return close_or_undrop(); }
+    bool start_array(std::size_t) { return open_or_drop(json::array()); }
+    bool end_array() { return close_or_undrop(); }
 
     bool parse_error(std::size_t position, const std::string& last_token,
                      const nlohmann::detail::exception& error) {
@@ -118,6 +122,33 @@ class BoundedTreeBuilder {
     }
 
   private:
+    // A dropped member's value, and everything inside it, is counted and not kept.
+    bool scalar(json value) {
+        if (dropping_ > 0 || drop_next_) {
+            drop_next_ = false;
+            return count();
+        }
+        return add(std::move(value)) != nullptr;
+    }
+    bool open_or_drop(json container) {
+        if (dropping_ > 0 || drop_next_) {
+            drop_next_ = false;
+            if (open_.size() + ++dropping_ > limits_.max_depth) {
+                return fail("JSON nested deeper than " + std::to_string(limits_.max_depth) +
+                            " levels");
+            }
+            return count();
+        }
+        return open(std::move(container));
+    }
+    bool close_or_undrop() {
+        if (dropping_ > 0) {
+            --dropping_;
+            return true;
+        }
+        return close();
+    }
+
     bool count() {
         if (++values_ <= limits_.max_values) return true;
         return fail("JSON with more than " + std::to_string(limits_.max_values) + " values");
@@ -164,6 +195,9 @@ class BoundedTreeBuilder {
 
     std::string_view text_;
     const JsonLimits& limits_;
+    std::span<const std::string_view> dropped_keys_;
+    size_t dropping_ = 0;     // levels inside a dropped value
+    bool drop_next_ = false;  // the value after this key is dropped
     json root_;
     std::vector<json*> open_;
     std::string key_;
@@ -174,6 +208,11 @@ class BoundedTreeBuilder {
 }  // namespace
 
 Result<json> parse_untrusted_json(std::string_view text, const JsonLimits& limits) {
+    return parse_untrusted_json(text, limits, {});
+}
+
+Result<json> parse_untrusted_json(std::string_view text, const JsonLimits& limits,
+                                  std::span<const std::string_view> dropped_keys) {
     if (text.size() > limits.max_bytes) {
         return make_error(ErrorCode::too_large,
                           "JSON of " + std::to_string(text.size()) + " bytes; at most " +
@@ -184,7 +223,7 @@ Result<json> parse_untrusted_json(std::string_view text, const JsonLimits& limit
                                                       std::to_string(limits.max_depth) +
                                                       " levels " + location(text, *deep));
     }
-    BoundedTreeBuilder builder(text, limits);
+    BoundedTreeBuilder builder(text, limits, dropped_keys);
     const bool parsed = json::sax_parse(text.begin(), text.end(), &builder);
     Result<json> tree = std::move(builder).take();
     if (!parsed && tree.ok()) return make_error(ErrorCode::parse_error, "malformed JSON");

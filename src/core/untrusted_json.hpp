@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string_view>
 
 #include "core/result.hpp"
@@ -34,5 +35,11 @@ struct JsonLimits {
 // byte 33", "number out of range at byte 6: 1e400". Bytes count from 1, as nlohmann's do; text
 // of several lines adds "(line 2, column 3)".
 Result<nlohmann::json> parse_untrusted_json(std::string_view text, const JsonLimits& limits = {});
+
+// The same, leaving out of the tree the value of every member named in `dropped_keys`, at any
+// depth (still counted against max_values and max_depth): a reader that needs a tenth of a large
+// document does not hold the rest in memory while it reads it.
+Result<nlohmann::json> parse_untrusted_json(std::string_view text, const JsonLimits& limits,
+                                            std::span<const std::string_view> dropped_keys);
 
 }  // namespace hostprobe

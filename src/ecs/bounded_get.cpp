@@ -100,7 +100,7 @@ Result<json> get_bounded_json(const http::HttpUrl& url, const GetLimits& limits)
     }
     const JsonLimits json_limits{
         .max_bytes = limits.max_bytes, .max_depth = kMaxJsonDepth, .max_values = limits.max_values};
-    auto document = parse_untrusted_json(body, json_limits);
+    auto document = parse_untrusted_json(body, json_limits, limits.dropped_keys);
     if (!document)
         return make_error(ErrorCode::parse_error, url.path + ": " + document.error().message);
     return document;

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <span>
+#include <string_view>
 
 #include "core/result.hpp"
 #include "http/url.hpp"
@@ -16,6 +18,8 @@ struct GetLimits {
     size_t max_bytes = size_t{1} << 20;
     std::chrono::milliseconds deadline{2000};  // the whole request, connection to last byte
     size_t max_values = 100'000;
+    // Members whose values the reader never looks at, left out of the tree as it is built.
+    std::span<const std::string_view> dropped_keys = {};
 };
 
 // Errors: unavailable (unreachable, an HTTP status other than 200, a redirect, which is not

@@ -103,7 +103,10 @@ void read_networks(const json& stats, ContainerStats& out, const std::string& wh
                    StatsWarnings& warnings) {
     const json* networks = find_member(stats, "networks");
     if (networks == nullptr || !networks->is_object()) return;
-    for (const auto& [name, counters] : networks->items()) {
+    for (const auto& item : networks->items()) {
+        // Named, not bound: a lambda below uses them (clang 14 cannot capture a binding).
+        const std::string& name = item.key();
+        const json& counters = item.value();
         if (out.interfaces.size() == kMaxContainerInterfaces) {
             warnings.add(where + ": more than " + std::to_string(kMaxContainerInterfaces) +
                          " network interfaces; the rest were left out");

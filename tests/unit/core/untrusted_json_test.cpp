@@ -130,3 +130,21 @@ TEST_CASE("messages stay short whatever the text quotes") {
     CHECK(message.rfind("malformed JSON at byte", 0) == 0);
     CHECK(message.size() < 300);
 }
+
+TEST_CASE("dropped members are left out at any depth, and still counted and bounded") {
+    constexpr std::string_view dropped[] = {"big", "skip"};
+    const std::string text =
+        R"({"keep": 1, "big": {"a": [1, 2, {"b": 3}]}, "inner": {"skip": [4, 5], "x": "y"},
+            "skip": null, "list": [{"big": 6, "z": 7}]})";
+    auto tree = parse_untrusted_json(text, {}, dropped);
+    REQUIRE(tree.ok());
+    CHECK(*tree ==
+          nlohmann::json::parse(R"({"keep": 1, "inner": {"x": "y"}, "list": [{"z": 7}]})"));
+    // What is dropped still counts: 20 values here.
+    CHECK_FALSE(parse_untrusted_json(text, {.max_values = 10}, dropped).ok());
+    // and a dropped value cannot hide depth or a malformed tail.
+    const std::string deep = R"({"big": )" + std::string(40, '[') + std::string(40, ']') + "}";
+    CHECK_FALSE(parse_untrusted_json(deep, {}, dropped).ok());
+    CHECK_FALSE(parse_untrusted_json(R"({"big": [1, 2)", {}, dropped).ok());
+    CHECK_FALSE(parse_untrusted_json(R"({"big": 1e400})", {}, dropped).ok());
+}
