@@ -31,12 +31,8 @@ std::shared_ptr<const ecs::TaskStatsSnapshot> task_snapshot(const HostApiContext
 }
 
 Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteRequest& request) {
-    const std::string format =
-        request.http.has_param("format") ? request.http.get_param_value("format") : "json";
-    if (format != "json" && format != "text") {
-        return make_error(ErrorCode::invalid_argument,
-                          "format must be json or text, not '" + format + "'");
-    }
+    const auto format = http::answer_format(request);
+    if (!format) return format.error();
     const auto throttling = current_throttling(context);
     const auto facts = context.facts.snapshot();
     const auto sample = context.live.record(
@@ -44,7 +40,7 @@ Result<http::Reply> host_reply(const HostApiContext& context, const http::RouteR
     const auto rates =
         sample.baseline ? host::compute_live_rates(*sample.baseline, sample.now) : std::nullopt;
     const auto task_stats = task_snapshot(context);
-    if (format == "text") {
+    if (*format == http::AnswerFormat::text) {
         return http::Reply::text(report::host_text(
             *facts, throttling, report::live_summary(sample.now, rates),
             task_stats ? std::optional(report::task_summary(*task_stats)) : std::nullopt));

@@ -120,16 +120,15 @@ Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequ
     const std::string& id = request.path_params.at("id");
     auto run = context.runner.get(id);
     if (!run) return make_error(ErrorCode::not_found, "no run with id '" + id + "'");
-    const std::string format = query(request.http, "format").value_or("json");
-    if (format == "text") {
+    const auto format = http::answer_format(request);
+    if (!format) return format.error();
+    if (*format == http::AnswerFormat::text) {
         if (run->text_report.empty()) {
             return http::Reply::text("run " + run->id + " is " + runs::to_string(run->state) +
                                      (run->error.empty() ? "" : ": " + run->error) + "\n");
         }
         return http::Reply::text(run->text_report);
     }
-    if (format != "json")
-        return make_error(ErrorCode::invalid_argument, "format must be json or text");
     return run_reply(*run, http::kOk);
 }
 

@@ -9,12 +9,8 @@ namespace hostprobe::api {
 namespace {
 
 Result<http::Reply> task_reply(const HostApiContext& context, const http::RouteRequest& request) {
-    const std::string format =
-        request.http.has_param("format") ? request.http.get_param_value("format") : "json";
-    if (format != "json" && format != "text") {
-        return make_error(ErrorCode::invalid_argument,
-                          "format must be json or text, not '" + format + "'");
-    }
+    const auto format = http::answer_format(request);
+    if (!format) return format.error();
     if (context.task_stats == nullptr) {
         return make_error(ErrorCode::not_found,
                           "not in an ECS task: ECS_CONTAINER_METADATA_URI_V4 is not set, so "
@@ -26,7 +22,8 @@ Result<http::Reply> task_reply(const HostApiContext& context, const http::RouteR
                           "the ECS task stats have not been read yet; try again in a moment");
     }
     const auto throttling = current_throttling(context);
-    if (format == "text") return http::Reply::text(report::task_text(*snapshot, throttling));
+    if (*format == http::AnswerFormat::text)
+        return http::Reply::text(report::task_text(*snapshot, throttling));
     return http::Reply::json(report::task_json(*snapshot, throttling));
 }
 

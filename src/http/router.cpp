@@ -103,4 +103,13 @@ Reply Router::dispatch(const httplib::Request& request) const {
     return reply;
 }
 
+Result<AnswerFormat> answer_format(const RouteRequest& request) {
+    if (!request.http.has_param("format")) return AnswerFormat::json;
+    const std::string format = request.http.get_param_value("format");
+    if (format == "json") return AnswerFormat::json;
+    if (format == "text") return AnswerFormat::text;
+    return make_error(ErrorCode::invalid_argument,
+                      "format must be json or text, not '" + format + "'");
+}
+
 }  // namespace hostprobe::http

@@ -25,6 +25,10 @@ struct RouteRequest {
 
 using RouteHandler = std::function<Result<Reply>(const RouteRequest&)>;
 
+// ?format=json|text, json when absent; anything else is an invalid_argument that names it.
+enum class AnswerFormat { json, text };
+Result<AnswerFormat> answer_format(const RouteRequest& request);
+
 class Router {
   public:
     struct RouteInfo {

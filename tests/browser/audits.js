@@ -17,10 +17,10 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const puppeteer = require('../js/node_modules/puppeteer-core');
 const { AxePuppeteer } = require('../js/node_modules/@axe-core/puppeteer');
 const { Daemons, WAIT_MS } = require('./daemon.js');
+const { startFakeEcs } = require('../support/fake_ecs.js');
 
 const CHROMIUM = '/usr/bin/chromium';
 const SOURCE_ROOT = path.resolve(__dirname, '../..');
@@ -143,30 +143,14 @@ async function cipherRunFromThePage(browser, base) {
   return { id, page, context };
 }
 
-// tests/support/fake_ecs.py with ecs_exporter's Fargate capture; resolves with its base URI.
-function startFakeEcs() {
-  const fixtures = path.join(SOURCE_ROOT, 'tests/fixtures/ecs/ecs_exporter');
-  const child = spawn('python3', ['-u', path.join(SOURCE_ROOT, 'tests/support/fake_ecs.py'), '--prefix', '/v4/audit',
-    '--task', path.join(fixtures, 'fargate_task_metadata.json'),
-    '--stats', path.join(fixtures, 'fargate_task_stats.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  daemons.children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /^port (\d+)$/m.exec(out);
-      if (match) resolve(`http://127.0.0.1:${match[1]}/v4/audit`);
-    });
-    child.once('exit', (code) => reject(new Error(`fake_ecs.py exited ${code}`)));
-  });
-}
-
 async function main() {
   fs.mkdirSync(outputDir, { recursive: true });
   const { default: lighthouse } = await import('../js/node_modules/lighthouse/core/index.js');
   const { default: desktopConfig } = await import('../js/node_modules/lighthouse/core/config/desktop-config.js');
   const presets = { mobile: undefined, desktop: desktopConfig };
-  const fakeEcs = await startFakeEcs();
+  const ecs = await startFakeEcs('/v4/audit');
+  daemons.children.push(ecs.child);
+  const fakeEcs = ecs.uri;
   const base = await daemons.start('fargate', ['--sysroot', FARGATE, '--ecs-stats-interval', '1'],
     { ECS_CONTAINER_METADATA_URI_V4: fakeEcs });
   const userDataDir = fs.mkdtempSync(path.join(scratch, 'profile-'));

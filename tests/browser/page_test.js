@@ -9,9 +9,9 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const zlib = require('node:zlib');
-const { spawn } = require('node:child_process');
 const puppeteer = require('../js/node_modules/puppeteer-core');
 const { Daemons, WAIT_MS } = require('./daemon.js');
+const { startFakeEcs } = require('../support/fake_ecs.js');
 
 const CHROMIUM = '/usr/bin/chromium';
 const SOURCE_ROOT = path.resolve(__dirname, '../..');
@@ -470,27 +470,11 @@ testCase('outside ECS the Task card says so; as a sidecar it shows every contain
   await closePage(session, 'task card');
 });
 
-// tests/support/fake_ecs.py with ecs_exporter's Fargate capture; resolves with its base URI.
-function startFakeEcs() {
-  const fixtures = path.join(SOURCE_ROOT, 'tests/fixtures/ecs/ecs_exporter');
-  const child = spawn('python3', ['-u', path.join(SOURCE_ROOT, 'tests/support/fake_ecs.py'), '--prefix', '/v4/page',
-    '--cores', '0.02', '--task', path.join(fixtures, 'fargate_task_metadata.json'),
-    '--stats', path.join(fixtures, 'fargate_task_stats.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  daemons.children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /^port (\d+)$/m.exec(out);
-      if (match) resolve(`http://127.0.0.1:${match[1]}/v4/page`);
-    });
-    child.once('exit', (code) => reject(new Error(`fake_ecs.py exited ${code}`)));
-  });
-}
-
 async function main() {
   fs.mkdirSync(outputDir, { recursive: true });
-  const fakeEcs = await startFakeEcs();
+  const ecs = await startFakeEcs('/v4/page', 0.02);
+  daemons.children.push(ecs.child);
+  const fakeEcs = ecs.uri;
   const diskDir = fs.mkdtempSync(path.join(scratch, 'disk-'));
   const [mainBase, authedBase, hostileBase, liveBase, taskBase] = await Promise.all([
     startDaemon('fargate', ['--sysroot', FARGATE, '--disk-dir', diskDir]),

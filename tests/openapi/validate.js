@@ -8,10 +8,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawn } = require('child_process');
 const { createRequire } = require('module');
 
 const daemon = require('./daemon');
+const { startFakeEcs } = require('../support/fake_ecs.js');
 
 // The pinned packages of tests/js.
 const requireJs = createRequire(path.join(__dirname, '..', 'js', 'package.json'));
@@ -352,23 +352,6 @@ async function exerciseGuardedDaemon(contract, port, token) {
   }
 }
 
-// tests/support/fake_ecs.py serving ecs_exporter's Fargate capture; resolves with {uri, stop}.
-function startFakeEcs() {
-  const fixtures = path.join(__dirname, '..', 'fixtures', 'ecs', 'ecs_exporter');
-  const child = spawn('python3', ['-u', path.join(__dirname, '..', 'support', 'fake_ecs.py'),
-    '--prefix', '/v4/openapi', '--task', path.join(fixtures, 'fargate_task_metadata.json'),
-    '--stats', path.join(fixtures, 'fargate_task_stats.json')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = /^port (\d+)$/m.exec(out);
-      if (match) resolve({ uri: `http://127.0.0.1:${match[1]}/v4/openapi`, stop: () => child.kill() });
-    });
-    child.once('exit', (code) => reject(new Error('fake_ecs.py exited ' + code)));
-  });
-}
-
 // A daemon in a pretend ECS task: GET /v1/task and /v1/host's live.task once the stats are read.
 async function exerciseTaskDaemon(contract, port) {
   for (let i = 0; i < 300; ++i) {
@@ -433,8 +416,8 @@ async function main() {
       fail('the document differs between two daemons of the same binary');
     }
     await exerciseGuardedDaemon(contract, guarded.port, token);
-    const ecs = await startFakeEcs();
-    daemons.push({ stop: async () => ecs.stop() });
+    const ecs = await startFakeEcs('/v4/openapi');
+    daemons.push({ stop: async () => ecs.child.kill() });
     const sidecar = await startDaemon(['--ecs-stats-interval', '1'],
                                       { ECS_CONTAINER_METADATA_URI_V4: ecs.uri });
     daemons.push(sidecar);

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include "support/ecs_documents.hpp"
 #include "support/fake_ecs_endpoint.hpp"
 
 using namespace hostprobe;
@@ -191,17 +192,13 @@ TEST_CASE("hostile stats: bad counters are left out with a warning, never wrappe
 }
 
 TEST_CASE("100 containers: the first 20 kept, the rest counted and warned of") {
-    json task = {{"Containers", json::array()}};
-    json stats = json::object();
-    for (int i = 0; i < 100; ++i) {
-        const std::string id = "id" + std::to_string(i);
-        task["Containers"].push_back({{"Name", "c" + std::to_string(i)}, {"DockerId", id}});
+    const auto documents = hostprobe::testing::task_of_containers(100, [](int) {
         json networks = json::object();
         for (int n = 0; n < 20; ++n)
             networks["eth" + std::to_string(n)] = {{"rx_bytes", 1}};
-        stats[id] = {{"read", "2026-12-06T10:00:00Z"}, {"networks", networks}};
-    }
-    auto reading = parse_task_stats(task, stats);
+        return json{{"read", "2026-12-06T10:00:00Z"}, {"networks", networks}};
+    });
+    auto reading = parse_task_stats(documents.task, documents.stats);
     REQUIRE(reading.ok());
     CHECK(reading->containers.size() == kMaxTaskContainers);
     CHECK(reading->containers_dropped == 80);

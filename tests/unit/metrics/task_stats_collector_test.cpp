@@ -12,6 +12,7 @@
 
 #include "ecs/task_stats_examples.hpp"
 #include "support/daemon.hpp"
+#include "support/ecs_documents.hpp"
 #include "support/fake_ecs_endpoint.hpp"
 
 using namespace hostprobe;
@@ -31,7 +32,7 @@ std::shared_ptr<const ecs::TaskStatsSnapshot> snapshot_of(const char* task, cons
 
 // The sample of `family` whose labels are exactly `labels`, or none.
 std::optional<double> sample_of(const std::vector<prometheus::MetricFamily>& families,
-                             const std::string& family, const Labels& labels) {
+                                const std::string& family, const Labels& labels) {
     for (const auto& f : families) {
         if (f.name != family) continue;
         for (const auto& metric : f.metric) {
@@ -176,15 +177,11 @@ TEST_CASE(
 }
 
 TEST_CASE("100 containers in the document: at most 20 container label values") {
-    json task = {{"Containers", json::array()}};
-    json stats = json::object();
-    for (int i = 0; i < 100; ++i) {
-        const std::string id = "id" + std::to_string(i);
-        task["Containers"].push_back({{"Name", "c" + std::to_string(i)}, {"DockerId", id}});
-        stats[id] = {{"read", "2026-12-06T10:00:00Z"},
-                     {"cpu_stats", {{"cpu_usage", {{"total_usage", i}}}}}};
-    }
-    auto reading = ecs::parse_task_stats(task, stats);
+    const auto documents = testing::task_of_containers(100, [](int i) {
+        return json{{"read", "2026-12-06T10:00:00Z"},
+                    {"cpu_stats", {{"cpu_usage", {{"total_usage", i}}}}}};
+    });
+    auto reading = ecs::parse_task_stats(documents.task, documents.stats);
     REQUIRE(reading.ok());
     ecs::TaskStatsTracker tracker;
     const auto f =
