@@ -135,6 +135,16 @@ std::string container_line(const ContainerReading& c, std::optional<double> core
         line += ", " + n.name + " rx " + host::human_size(n.receive_bytes) + " tx " +
                 host::human_size(n.transmit_bytes);
     }
+    const ContainerStats& s = *c.stats;
+    if (s.blkio_read_bytes && s.blkio_write_bytes) {
+        line += ", block I/O read " + host::human_size(*s.blkio_read_bytes) + " write " +
+                host::human_size(*s.blkio_write_bytes);
+    }
+    if (s.page_faults) {
+        line += ", " + std::to_string(*s.page_faults) + " page faults (" +
+                std::to_string(s.major_page_faults.value_or(0)) + " major)";
+    }
+    if (s.pids) line += ", " + std::to_string(*s.pids) + " processes";
     return line;
 }
 

@@ -1,6 +1,6 @@
 // The ECS task card from GET /v1/host's live.task (refreshed with the host card, every 5 s):
 // one bar per container of the cores it used against the task's CPU limit and one of its memory
-// working set against its limit, the task's CPU saturation over the last minute (derived: ECS's
+// working set against its limit, its network and block I/O, processes, page faults and image, the task's CPU saturation over the last minute (derived: ECS's
 // own throttling_data stays 0) beside this sidecar's own throttling, and the warnings.
 
 import { el, clear, byId, sourceLink } from './dom.js';
@@ -41,6 +41,30 @@ function memoryCell(container, index) {
     'container-memory');
 }
 
+// Bytes received and sent over the container's interfaces (awsvpc: the task's ENI), and read
+// and written on block devices, since it started.
+function ioCell(container, index) {
+  const networks = Array.isArray(container.networks) ? container.networks : [];
+  const parts = networks.map((network, n) => [
+    `${network.interface} `,
+    num(`↓ ${format.bytes(network.receive_bytes)}`, `/containers/${index}/networks/${n}/receive_bytes`), ' ',
+    num(`↑ ${format.bytes(network.transmit_bytes)}`, `/containers/${index}/networks/${n}/transmit_bytes`), ' ']);
+  if (present(container.blkio_read_bytes)) {
+    parts.push(['disk ', num(`read ${format.bytes(container.blkio_read_bytes)}`, `/containers/${index}/blkio_read_bytes`), ' ',
+      num(`written ${format.bytes(container.blkio_write_bytes)}`, `/containers/${index}/blkio_write_bytes`)]);
+  }
+  return parts.length > 0 ? el('span', { 'data-field': 'container-io' }, parts) : el('span', { className: 'muted', text: '—' });
+}
+
+function otherCell(container) {
+  const parts = [];
+  if (present(container.pids)) parts.push(`${format.trim(container.pids)} processes`);
+  if (present(container.page_faults)) parts.push(`${format.trim(container.page_faults)} page faults (${format.trim(container.major_page_faults)} major)`);
+  if (present(container.memory_cache_bytes)) parts.push(`cache ${format.bytes(container.memory_cache_bytes)}`);
+  if (container.image) parts.push(container.image);
+  return el('span', { 'data-field': 'container-other', text: parts.join(' · ') || '—' });
+}
+
 function stateText(container) {
   const parts = [container.known_status || (container.running ? 'running' : 'not running')];
   if (container.health_status) parts.push(container.health_status.toLowerCase());
@@ -55,7 +79,9 @@ function containerRows(task, fallbackMax) {
     el('th', { scope: 'row', text: container.name }),
     el('td', { 'data-field': 'container-state', text: stateText(container) }),
     el('td', {}, cpuCell(task, container, index, fallbackMax)),
-    el('td', {}, memoryCell(container, index))));
+    el('td', {}, memoryCell(container, index)),
+    el('td', {}, ioCell(container, index)),
+    el('td', {}, otherCell(container))));
 }
 
 function summary(task, host) {
@@ -97,7 +123,8 @@ export function renderTask(host) {
       el('caption', { className: 'visually-hidden', text: 'Containers of the ECS task, in /task order' }),
       el('thead', {}, el('tr', {},
         el('th', { scope: 'col', text: 'Container' }), el('th', { scope: 'col', text: 'State' }),
-        el('th', { scope: 'col', text: 'CPU' }), el('th', { scope: 'col', text: 'Memory' }))),
+        el('th', { scope: 'col', text: 'CPU' }), el('th', { scope: 'col', text: 'Memory' }),
+        el('th', { scope: 'col', text: 'Network and disk' }), el('th', { scope: 'col', text: 'Processes, faults, image' }))),
       el('tbody', {}, containerRows(task, cpus)))));
   const warnings = Array.isArray(task.warnings) ? task.warnings : [];
   if (warnings.length > 0) {

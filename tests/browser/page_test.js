@@ -448,6 +448,8 @@ testCase('outside ECS the Task card says so; as a sidecar it shows every contain
     state: tr.querySelector('[data-field="container-state"]').textContent,
     cpuMeter: tr.querySelector('[data-field="container-cpu"] meter')?.getAttribute('max'),
     memoryMeter: tr.querySelector('[data-field="container-memory"] meter')?.getAttribute('max'),
+    io: tr.querySelector('[data-field="container-io"]')?.textContent || '',
+    other: tr.querySelector('[data-field="container-other"]')?.textContent || '',
   })));
   const api = (await (await fetch(`${task}/v1/task`)).json());
   check(JSON.stringify(rows.map((row) => row.name)) === JSON.stringify(api.containers.map((c) => c.name)),
@@ -456,6 +458,9 @@ testCase('outside ECS the Task card says so; as a sidecar it shows every contain
   check(stopped.stopped && stopped.state === 'STOPPED, exit 0' && !stopped.cpuMeter, `the stopped container: ${JSON.stringify(stopped)}`);
   const running = rows.find((row) => row.name === 'prometheus');
   check(running.cpuMeter === '0.25' && running.memoryMeter === String(512 * 1024 * 1024), `prometheus's bars: ${JSON.stringify(running)}`);
+  check(running.io.startsWith('eth1 ↓ ') && running.io.includes('disk read 85.1 MiB') &&
+    running.other.includes('18,975 page faults (693 major)') && running.other.includes('prom/prometheus:v3.1.0'),
+  `prometheus's I/O '${running.io}', other '${running.other}'`);
   const cpu = await page.$eval('[data-field="task-cpu"]', (node) => node.textContent);
   check(/ of 0\.25 vCPU \(/.test(cpu), `task CPU: '${cpu}'`);
   // The app next door starts using the whole task: the card follows within its refreshes.

@@ -76,6 +76,8 @@ TEST_CASE("the text report and the host report's one line") {
           std::string::npos);
     CHECK(text.find("  app: RUNNING (HEALTHY), 1 restart, 0.20 cores, working set 470 MiB of "
                     "512 MiB (92%), eth1 rx") != std::string::npos);
+    CHECK(text.find("block I/O read 85.1 MiB write 4 KiB, 18975 page faults (693 major), 12 "
+                    "processes\n") != std::string::npos);
     CHECK(text.find("  init: STOPPED, exit code 1\n") != std::string::npos);
     CHECK(text.find("Warning:  app: memory working set") != std::string::npos);
     CHECK(report::task_summary(ecs::example_sparse_task_stats()) == "1 container");
