@@ -472,6 +472,27 @@ testCase('outside ECS the Task card says so; as a sidecar it shows every contain
   const saturation = await page.$eval('[data-field="task-saturation"]', (node) => node.textContent);
   const after = await (await fetch(`${task}/v1/task`)).json();
   check(after.cpu_saturation.ratio > 0, `saturation on the page '${saturation}', /v1/task ${after.cpu_saturation.ratio}`);
+  // Then prometheus stops (Fargate's null stats, STOPPED, exit 137) and ecs-exporter's memory
+  // climbs to 480 MiB of the task's 512: the row greys out, the warning names the container.
+  const fixtures = path.join(SOURCE_ROOT, 'tests/fixtures/ecs/ecs_exporter');
+  const taskDocument = JSON.parse(fs.readFileSync(path.join(fixtures, 'fargate_task_metadata.json'), 'utf8'));
+  const statsDocument = JSON.parse(fs.readFileSync(path.join(fixtures, 'fargate_task_stats.json'), 'utf8'));
+  for (const container of taskDocument.Containers) {
+    if (container.Name === 'prometheus') {
+      Object.assign(container, { KnownStatus: 'STOPPED', ExitCode: 137 });
+      statsDocument[container.DockerId] = null;
+    }
+    if (container.Name === 'ecs-exporter') {
+      const memory = statsDocument[container.DockerId].memory_stats;
+      memory.usage = 480 * 1024 * 1024 + memory.stats.total_inactive_file;
+    }
+  }
+  await fetch(`${fakeEcs}/_documents`, { method: 'POST', body: JSON.stringify({ task: taskDocument, stats: statsDocument }) });
+  await page.waitForSelector('#task-table tr.stopped[data-container="prometheus"]', { timeout: WAIT_MS });
+  const stoppedState = await page.$eval('#task-table tr[data-container="prometheus"] [data-field="container-state"]', (node) => node.textContent);
+  check(stoppedState === 'STOPPED, exit 137', `prometheus after stopping: '${stoppedState}'`);
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-field="task-warnings"] li')]
+    .some((item) => item.textContent.startsWith('ecs-exporter: memory working set 480.0 MiB is 94%')), { timeout: WAIT_MS });
   await closePage(session, 'task card');
 });
 
