@@ -1,6 +1,9 @@
 #include "ecs/bounded_get.hpp"
 
+#include <fcntl.h>
 #include <httplib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <condition_variable>
 #include <mutex>
@@ -14,25 +17,29 @@ namespace {
 
 using nlohmann::json;
 
-// Stops the client's request if it has not ended by the deadline: httplib 0.11 times out each
-// read, never the request as a whole. stop() shuts the socket down, so the blocked read returns.
+// Ends the client's request if it has not ended by the deadline: httplib 0.11 times out each
+// read, never the request as a whole. The watchdog shuts down the request's socket (through a
+// duplicate of its descriptor, taken when httplib creates it, so that a number closed and reused
+// meanwhile is never touched), and the blocked read or connect returns. Nothing of httplib's is
+// called from the watchdog's thread.
 class RequestDeadline {
   public:
-    RequestDeadline(httplib::Client& client, std::chrono::milliseconds deadline)
-        : watchdog_([this, &client, deadline](std::stop_token stop) {
-              std::unique_lock<std::mutex> lock(mutex_);
-              if (!wake_.wait_for(lock, stop, deadline, [] { return false; }) &&
-                  !stop.stop_requested()) {
-                  expired_ = true;
-                  lock.unlock();
-                  client.stop();
-              }
-          }) {}
+    RequestDeadline(httplib::Client& client, std::chrono::milliseconds deadline) {
+        client.set_socket_options([this](socket_t socket) { watch(socket); });
+        watchdog_ = std::jthread([this, deadline](std::stop_token stop) {
+            std::unique_lock<std::mutex> lock(mutex_);
+            if (!wake_.wait_for(lock, stop, deadline, [] { return false; }) &&
+                !stop.stop_requested()) {
+                expired_ = true;
+                if (socket_ >= 0) ::shutdown(socket_, SHUT_RDWR);
+            }
+        });
+    }
     ~RequestDeadline() { disarm(); }
     RequestDeadline(const RequestDeadline&) = delete;
     RequestDeadline& operator=(const RequestDeadline&) = delete;
 
-    // After this the client is never stopped; true when the deadline had passed.
+    // After this the socket is never shut down; true when the deadline had passed.
     bool disarm() {
         if (watchdog_.joinable()) {
             watchdog_.request_stop();
@@ -40,14 +47,24 @@ class RequestDeadline {
             watchdog_.join();
         }
         std::lock_guard<std::mutex> lock(mutex_);
+        if (socket_ >= 0) ::close(socket_);
+        socket_ = -1;
         return expired_;
     }
 
   private:
+    void watch(socket_t socket) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (socket_ >= 0) ::close(socket_);
+        socket_ = ::fcntl(socket, F_DUPFD_CLOEXEC, 0);
+        if (expired_ && socket_ >= 0) ::shutdown(socket_, SHUT_RDWR);
+    }
+
     std::mutex mutex_;
     std::condition_variable_any wake_;
     bool expired_ = false;
-    std::jthread watchdog_;  // last: it starts once the members it uses exist
+    int socket_ = -1;  // our duplicate of the request's socket
+    std::jthread watchdog_;
 };
 
 long long whole_seconds(std::chrono::milliseconds time) {
