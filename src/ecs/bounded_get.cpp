@@ -79,6 +79,12 @@ http::HttpUrl with_path_suffix(http::HttpUrl base, const char* suffix) {
 }
 
 Result<json> get_bounded_json(const http::HttpUrl& url, const GetLimits& limits) {
+    // One request at a time in the process: httplib 0.11 (prebuilt) makes its function-local
+    // statics, such as the regex that reads a response's status line, on first use, and the
+    // metadata fetcher and the stats reader start at once. The one metadata endpoint never needs
+    // two requests in flight, and each is bounded by its deadline.
+    static std::mutex one_request_at_a_time;  // the one static here: a lock, no state
+    const std::lock_guard<std::mutex> serialized(one_request_at_a_time);
     httplib::Client client(url.origin());
     const auto per_read = std::min(limits.deadline, std::chrono::milliseconds(1000));
     const auto seconds = whole_seconds(per_read);
