@@ -248,6 +248,16 @@ std::optional<uint64_t> ContainerStats::memory_working_set_bytes() const {
     return inactive < *memory_usage_bytes ? *memory_usage_bytes - inactive : *memory_usage_bytes;
 }
 
+std::optional<uint64_t> memory_working_set_bytes(const TaskStatsReading& reading) {
+    std::optional<uint64_t> sum;
+    for (const auto& container : reading.containers) {
+        if (!container.stats) continue;
+        if (auto bytes = container.stats->memory_working_set_bytes())
+            sum = sum.value_or(0) + *bytes;
+    }
+    return sum;
+}
+
 std::optional<int64_t> parse_docker_time_ns(const std::string& text) {
     // "YYYY-MM-DDTHH:MM:SS[.fraction]Z": the whole seconds through parse_rfc3339, the fraction
     // here (a double of seconds since 1970 keeps only about 0.2 microseconds).

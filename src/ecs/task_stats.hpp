@@ -72,6 +72,9 @@ struct TaskStatsReading {
     std::vector<std::string> warnings;           // at most kMaxTaskStatsWarnings
 };
 
+// The running containers' working sets together; none when no container reports one.
+std::optional<uint64_t> memory_working_set_bytes(const TaskStatsReading& reading);
+
 // `task` is GET /task, `stats` GET /task/stats. A document that is not an object, or a task
 // without Containers, is an Error (parse_error); anything smaller is a warning.
 Result<TaskStatsReading> parse_task_stats(const nlohmann::json& task, const nlohmann::json& stats);

@@ -19,21 +19,11 @@ MetricGroup task_group(const ecs::TaskStatsSnapshot& snapshot) {
     }
     if (snapshot.saturation.ratio)
         group.add("TaskCpuSaturation", Unit::percent, 100 * *snapshot.saturation.ratio);
-    double working_set = 0;
-    bool any_working_set = false;
     int running = 0, not_running = 0;
-    for (const auto& container : reading.containers) {
-        if (!container.stats) {
-            ++not_running;
-            continue;
-        }
-        ++running;
-        if (auto bytes = container.stats->memory_working_set_bytes()) {
-            working_set += static_cast<double>(*bytes);
-            any_working_set = true;
-        }
-    }
-    if (any_working_set) {
+    for (const auto& container : reading.containers)
+        ++(container.stats ? running : not_running);
+    if (auto bytes = ecs::memory_working_set_bytes(reading)) {
+        const auto working_set = static_cast<double>(*bytes);
         group.add("TaskMemoryWorkingSet", Unit::bytes, working_set);
         if (reading.memory_limit_bytes)
             group.add("TaskMemoryLimitUsed", Unit::percent,

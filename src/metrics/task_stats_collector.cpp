@@ -162,13 +162,8 @@ void add_task(std::vector<prometheus::MetricFamily>& out, const ecs::TaskStatsSn
     append(out, std::move(saturation));
     FamilyBuilder working_set = gauge("hostprobe_ecs_task_memory_working_set_bytes",
                                       "The running containers' memory working sets together.");
-    std::optional<double> sum;
-    for (const auto& container : snapshot.reading.containers) {
-        if (!container.stats) continue;
-        if (auto bytes = container.stats->memory_working_set_bytes())
-            sum = sum.value_or(0) + as_double(*bytes);
-    }
-    if (sum) working_set.add(*sum);
+    if (auto sum = ecs::memory_working_set_bytes(snapshot.reading))
+        working_set.add(as_double(*sum));
     append(out, std::move(working_set));
     append(out, gauge("hostprobe_ecs_task_stats_containers_dropped",
                       "Containers beyond the 20 hostprobe reports (0 on a real task).")

@@ -85,15 +85,6 @@ json container_json(const ContainerReading& c, std::optional<double> cores) {
     return out;
 }
 
-std::optional<uint64_t> task_working_set(const ecs::TaskStatsReading& reading) {
-    std::optional<uint64_t> sum;
-    for (const auto& c : reading.containers) {
-        if (!c.stats) continue;
-        if (auto bytes = c.stats->memory_working_set_bytes()) sum = sum.value_or(0) + *bytes;
-    }
-    return sum;
-}
-
 std::vector<std::string> all_warnings(const ecs::TaskStatsSnapshot& snapshot) {
     std::vector<std::string> out;
     if (snapshot.error) out.push_back("the newest read failed: " + *snapshot.error);
@@ -160,7 +151,7 @@ json task_json(const ecs::TaskStatsSnapshot& snapshot,
             reading.containers[i],
             i < usage.container_cpu_cores.size() ? usage.container_cpu_cores[i] : std::nullopt));
     }
-    const auto working_set = task_working_set(reading);
+    const auto working_set = ecs::memory_working_set_bytes(reading);
     const bool has_interval = usage.interval_end_ns > usage.interval_start_ns;
     return {
         {"read_at", snapshot.reads > 0 ? json(format_rfc3339(snapshot.read_at)) : json(nullptr)},
@@ -209,7 +200,7 @@ std::string task_summary(const ecs::TaskStatsSnapshot& snapshot) {
         parts.push_back("CPU-saturated " + format_percent(*snapshot.saturation.ratio) +
                         " of the last minute");
     }
-    if (auto ws = task_working_set(reading)) {
+    if (auto ws = ecs::memory_working_set_bytes(reading)) {
         std::string memory = "working set " + host::human_size(*ws);
         if (reading.memory_limit_bytes)
             memory += " of " + host::human_size(*reading.memory_limit_bytes);
