@@ -1,8 +1,10 @@
 #include "probes/cipher/cipher_catalog.hpp"
 
-#include <openssl/err.h>
+#include <openssl/evp.h>
 
 #include <algorithm>
+
+#include "probes/cipher/openssl_error.hpp"
 
 namespace hostprobe::probes {
 
@@ -23,10 +25,8 @@ Result<EvpCipher> fetch_cipher(const std::string& name) {
     }
     EvpCipher cipher(EVP_CIPHER_fetch(nullptr, name.c_str(), nullptr));
     if (!cipher) {
-        char reason[256] = "no details";
-        ERR_error_string_n(ERR_get_error(), reason, sizeof reason);
         return make_error(ErrorCode::unavailable,
-                          "OpenSSL has no cipher '" + name + "': " + reason);
+                          openssl_error(("OpenSSL has no cipher '" + name + "'").c_str()));
     }
     return cipher;
 }

@@ -1,6 +1,5 @@
 #include "probes/cipher/cipher_worker.hpp"
 
-#include <openssl/err.h>
 #include <openssl/rand.h>
 
 #include <cstdlib>
@@ -9,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "probes/cipher/openssl_error.hpp"
 #include "probes/common/aligned_buffer.hpp"
 
 namespace hostprobe::probes {
@@ -28,12 +28,6 @@ double thread_cpu_seconds() {
     timespec now{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
     return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
-}
-
-std::string openssl_error(const char* what) {
-    char reason[256] = "no details";
-    ERR_error_string_n(ERR_get_error(), reason, sizeof reason);
-    return std::string(what) + ": " + reason;
 }
 
 // Everything one thread needs, set up before the start gate so that set-up is not timed.
