@@ -27,6 +27,14 @@ void BoundedPool::enqueue(std::function<void()> connection) {
     work_available_.notify_one();
 }
 
+bool BoundedPool::requeue_if_others_wait(std::function<void()> next_request) {
+    std::lock_guard lock(mutex_);
+    if (pending_.empty() || shutting_down_) return false;
+    ++in_flight_;  // the connection's current turn ends (and is uncounted) when the caller returns
+    pending_.push_back(std::move(next_request));
+    return true;
+}
+
 void BoundedPool::shutdown() {
     std::vector<std::thread> joining;
     {

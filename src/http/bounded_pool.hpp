@@ -25,6 +25,12 @@ class BoundedPool : public httplib::TaskQueue {
     BoundedPool& operator=(const BoundedPool&) = delete;
 
     void enqueue(std::function<void()> connection) override;
+    // A served connection's next request, put behind the connections waiting for a thread when
+    // there are any (it keeps its place in the count; no slot is waited for): busy keep-alive
+    // connections then take turns a request at a time, where each used to keep its thread for
+    // all its requests while others waited (the tail of /metrics latency under load). False,
+    // and nothing queued, when none wait or the pool is stopping: the caller goes on serving.
+    bool requeue_if_others_wait(std::function<void()> next_request);
     void shutdown() override;
     // Stops enqueue from waiting (the server is stopping and must not hang on a full pool).
     void release_waiters();

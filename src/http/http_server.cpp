@@ -90,8 +90,13 @@ class PoolHandle : public httplib::TaskQueue {
     std::shared_ptr<BoundedPool> pool_;
 };
 
-ConnectionSettings connection_settings(const ServerOptions& options) {
+ConnectionSettings connection_settings(const ServerOptions& options,
+                                       const std::shared_ptr<BoundedPool>& pool) {
     ConnectionSettings settings;
+    settings.take_turn = [pool = std::weak_ptr<BoundedPool>(pool)](std::function<void()> next) {
+        const auto alive = pool.lock();
+        return alive && alive->requeue_if_others_wait(std::move(next));
+    };
     settings.limits.max_header_bytes = options.max_header_bytes;
     settings.limits.request_timeout = std::chrono::seconds(options.request_timeout_seconds);
     settings.limits.write_timeout = std::chrono::seconds(options.request_timeout_seconds);
@@ -100,8 +105,9 @@ ConnectionSettings connection_settings(const ServerOptions& options) {
     return settings;
 }
 
-std::unique_ptr<httplib::Server> make_server(const ServerOptions& options) {
-    const ConnectionSettings settings = connection_settings(options);
+std::unique_ptr<httplib::Server> make_server(const ServerOptions& options,
+                                             const std::shared_ptr<BoundedPool>& pool) {
+    const ConnectionSettings settings = connection_settings(options, pool);
     if (options.tls_cert_file.empty())
         return std::make_unique<OwnedConnectionServer<httplib::Server>>(settings);
     return std::make_unique<OwnedConnectionServer<httplib::SSLServer>>(
@@ -202,7 +208,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
     : options_(std::move(options)),
       router_(std::move(router)),
       pool_(std::make_shared<BoundedPool>(options_.threads, options_.max_connections)),
-      server_(make_server(options_)) {
+      server_(make_server(options_, pool_)) {
     server_->new_task_queue = [pool = pool_] { return new PoolHandle(pool); };
     server_->set_read_timeout(options_.request_timeout_seconds, 0);
     server_->set_write_timeout(options_.request_timeout_seconds, 0);

@@ -8,6 +8,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <utility>
 
@@ -19,6 +20,9 @@ struct ConnectionSettings {
     StreamLimits limits;
     std::chrono::milliseconds keep_alive{1000};  // idle time allowed between requests
     size_t max_requests = 5;                     // per connection; the last says "close"
+    // Takes a connection's next request to serve it later, behind connections waiting for a
+    // thread (BoundedPool::requeue_if_others_wait); false: serve it now. Unset: always now.
+    std::function<bool(std::function<void()>)> take_turn;
 };
 
 template <typename Base>
@@ -29,25 +33,43 @@ class OwnedConnectionServer final : public Base {
         : Base(std::forward<Args>(base_arguments)...), settings_(settings) {}
 
   private:
+    // One connection between its requests; a turn on a pool thread may serve several.
+    struct Connection {
+        Connection(std::unique_ptr<Transport> transport, const ConnectionSettings& settings)
+            : stream(std::move(transport), settings.limits),
+              remaining(settings.max_requests),
+              idle(settings.limits.request_timeout) {}
+        ConnectionStream stream;
+        size_t remaining;
+        // The first request may take as long as any request; later ones must start within
+        // the keep-alive time.
+        std::chrono::milliseconds idle;
+    };
+
     bool process_and_close_socket(socket_t socket) override {
         std::unique_ptr<Transport> transport = open_transport(socket);
         if (!transport) return false;
-        ConnectionStream stream(std::move(transport), settings_.limits);
-        // The first request may take as long as any request; later ones must start within
-        // the keep-alive time.
-        std::chrono::milliseconds idle = settings_.limits.request_timeout;
-        bool served = true;
-        for (size_t remaining = settings_.max_requests;
-             remaining > 0 && this->svr_sock_ != INVALID_SOCKET && stream.wait_for_request(idle);
-             --remaining) {
+        serve(std::make_shared<Connection>(std::move(transport), settings_));
+        return true;
+    }
+
+    // Serves requests until the connection ends (the last owner going closes it) or its next
+    // request takes its turn behind others.
+    void serve(const std::shared_ptr<Connection>& connection) {
+        ConnectionStream& stream = connection->stream;
+        while (connection->remaining > 0 && this->svr_sock_ != INVALID_SOCKET &&
+               stream.wait_for_request(connection->idle)) {
             stream.begin_request();
             bool connection_closed = false;
-            served =
-                this->process_request(stream, remaining == 1, connection_closed, ignore_ranges);
-            if (!served || connection_closed || stream.must_close()) break;
-            idle = settings_.keep_alive;
+            const bool last = --connection->remaining == 0;
+            const bool served =
+                this->process_request(stream, last, connection_closed, ignore_ranges);
+            if (!served || connection_closed || stream.must_close() || last) return;
+            connection->idle = settings_.keep_alive;
+            if (settings_.take_turn &&
+                settings_.take_turn([this, connection] { serve(connection); }))
+                return;
         }
-        return served;
     }
 
     std::unique_ptr<Transport> open_transport(socket_t socket) {

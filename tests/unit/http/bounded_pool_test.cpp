@@ -7,8 +7,10 @@
 #include <fstream>
 #include <iterator>
 #include <latch>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "support/eventually.hpp"
 
@@ -72,4 +74,38 @@ TEST_CASE("release_waiters lets a stopping server's accept go on") {
     release.count_down();
     pool.shutdown();
     CHECK(pool.in_flight() == 0);
+}
+
+TEST_CASE(
+    "a connection's next request goes behind the connections waiting, and only when some do") {
+    BoundedPool pool(1, 4);
+    pool.start();
+    std::latch second_queued(1);
+    std::mutex order_mutex;
+    std::vector<std::string> order;
+    auto record = [&](const char* what) {
+        std::lock_guard lock(order_mutex);
+        order.emplace_back(what);
+    };
+    std::atomic<bool> requeued_alone{true};
+    std::atomic<bool> requeued_behind{false};
+    pool.enqueue([&] {
+        record("first, request 1");
+        requeued_alone = pool.requeue_if_others_wait([] {});  // nobody waits yet
+        second_queued.wait();
+        requeued_behind = pool.requeue_if_others_wait([&] { record("first, request 2"); });
+    });
+    REQUIRE(eventually([&] {
+        std::lock_guard lock(order_mutex);
+        return !order.empty();
+    }));
+    pool.enqueue([&] { record("second, request 1"); });
+    second_queued.count_down();
+    REQUIRE(eventually([&] { return pool.in_flight() == 0; }));
+    CHECK_FALSE(requeued_alone);
+    CHECK(requeued_behind);
+    CHECK(order ==
+          std::vector<std::string>{"first, request 1", "second, request 1", "first, request 2"});
+    pool.shutdown();
+    CHECK_FALSE(pool.requeue_if_others_wait([] {}));
 }

@@ -1,0 +1,88 @@
+#include "http/owned_connection_server.hpp"
+
+#include <doctest/doctest.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <latch>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "http/bounded_pool.hpp"
+#include "support/eventually.hpp"
+
+using namespace hostprobe::http;
+using hostprobe::testing::eventually;
+
+namespace {
+
+// cpp-httplib deletes the task queue it is given; the pool stays the test's.
+class PoolQueue : public httplib::TaskQueue {
+  public:
+    explicit PoolQueue(std::shared_ptr<BoundedPool> pool) : pool_(std::move(pool)) {
+        pool_->start();
+    }
+    void enqueue(std::function<void()> connection) override {
+        pool_->enqueue(std::move(connection));
+    }
+    void shutdown() override { pool_->shutdown(); }
+
+  private:
+    std::shared_ptr<BoundedPool> pool_;
+};
+
+}  // namespace
+
+TEST_CASE(
+    "a keep-alive connection's next request waits its turn behind a connection waiting for "
+    "the only thread") {
+    auto pool = std::make_shared<BoundedPool>(1, 8);
+    ConnectionSettings settings;
+    settings.take_turn = [pool](std::function<void()> next) {
+        return pool->requeue_if_others_wait(std::move(next));
+    };
+    OwnedConnectionServer<httplib::Server> server(settings);
+    server.new_task_queue = [pool] { return new PoolQueue(pool); };
+    std::latch release_first(1);
+    std::mutex order_mutex;
+    std::vector<std::string> order;
+    auto handler = [&](const httplib::Request& request, httplib::Response& response) {
+        {
+            std::lock_guard lock(order_mutex);
+            order.push_back(request.path);
+        }
+        if (request.path == "/first") release_first.wait();
+        response.set_content("ok", "text/plain");
+    };
+    for (const char* path : {"/first", "/first-again", "/other"})
+        server.Get(path, handler);
+    const int port = server.bind_to_any_port("127.0.0.1");
+    REQUIRE(port > 0);
+    std::thread listener([&] { server.listen_after_bind(); });
+    REQUIRE(eventually([&] { return server.is_running(); }));
+
+    httplib::Client first("127.0.0.1", port);
+    first.set_keep_alive(true);
+    std::thread first_client([&] {
+        CHECK(first.Get("/first")->status == 200);
+        CHECK(first.Get("/first-again")->status == 200);  // the same connection
+    });
+    REQUIRE(eventually([&] {
+        std::lock_guard lock(order_mutex);
+        return order.size() == 1;
+    }));
+    httplib::Client other("127.0.0.1", port);
+    std::thread other_client([&] { CHECK(other.Get("/other")->status == 200); });
+    REQUIRE(eventually([&] { return pool->in_flight() == 2; }));  // queued behind /first
+    release_first.count_down();
+    first_client.join();
+    other_client.join();
+    // Without turns the first connection keeps the thread for /first-again, which it sends as
+    // soon as /first is answered, and /other waits for that connection to end.
+    CHECK(order == std::vector<std::string>{"/first", "/other", "/first-again"});
+    server.stop();
+    listener.join();
+}
