@@ -82,4 +82,16 @@ void BoundedPool::work() {
     }
 }
 
+SharedPoolQueue::SharedPoolQueue(std::shared_ptr<BoundedPool> pool) : pool_(std::move(pool)) {
+    pool_->start();
+}
+
+void SharedPoolQueue::enqueue(std::function<void()> connection) {
+    pool_->enqueue(std::move(connection));
+}
+
+void SharedPoolQueue::shutdown() {
+    pool_->shutdown();
+}
+
 }  // namespace hostprobe::http

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -49,6 +50,18 @@ class BoundedPool : public httplib::TaskQueue {
     bool shutting_down_ = false;
     bool released_ = false;
     std::vector<std::thread> threads_;
+};
+
+// cpp-httplib deletes the task queue it is given when it stops listening; the pool itself stays
+// its owner's (so that stop() can reach it): hand cpp-httplib one of these.
+class SharedPoolQueue : public httplib::TaskQueue {
+  public:
+    explicit SharedPoolQueue(std::shared_ptr<BoundedPool> pool);
+    void enqueue(std::function<void()> connection) override;
+    void shutdown() override;
+
+  private:
+    std::shared_ptr<BoundedPool> pool_;
 };
 
 }  // namespace hostprobe::http

@@ -74,22 +74,6 @@ std::string reason_phrase(int status) {
     }
 }
 
-// cpp-httplib deletes the task queue it is given when it stops listening; the pool itself
-// stays ours, so that stop() can reach it.
-class PoolHandle : public httplib::TaskQueue {
-  public:
-    explicit PoolHandle(std::shared_ptr<BoundedPool> pool) : pool_(std::move(pool)) {
-        pool_->start();
-    }
-    void enqueue(std::function<void()> connection) override {
-        pool_->enqueue(std::move(connection));
-    }
-    void shutdown() override { pool_->shutdown(); }
-
-  private:
-    std::shared_ptr<BoundedPool> pool_;
-};
-
 ConnectionSettings connection_settings(const ServerOptions& options,
                                        const std::shared_ptr<BoundedPool>& pool) {
     ConnectionSettings settings;
@@ -209,7 +193,7 @@ HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> rout
       router_(std::move(router)),
       pool_(std::make_shared<BoundedPool>(options_.threads, options_.max_connections)),
       server_(make_server(options_, pool_)) {
-    server_->new_task_queue = [pool = pool_] { return new PoolHandle(pool); };
+    server_->new_task_queue = [pool = pool_] { return new SharedPoolQueue(pool); };
     server_->set_read_timeout(options_.request_timeout_seconds, 0);
     server_->set_write_timeout(options_.request_timeout_seconds, 0);
     server_->set_keep_alive_timeout(options_.keep_alive_seconds);

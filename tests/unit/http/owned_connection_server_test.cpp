@@ -17,25 +17,6 @@
 using namespace hostprobe::http;
 using hostprobe::testing::eventually;
 
-namespace {
-
-// cpp-httplib deletes the task queue it is given; the pool stays the test's.
-class PoolQueue : public httplib::TaskQueue {
-  public:
-    explicit PoolQueue(std::shared_ptr<BoundedPool> pool) : pool_(std::move(pool)) {
-        pool_->start();
-    }
-    void enqueue(std::function<void()> connection) override {
-        pool_->enqueue(std::move(connection));
-    }
-    void shutdown() override { pool_->shutdown(); }
-
-  private:
-    std::shared_ptr<BoundedPool> pool_;
-};
-
-}  // namespace
-
 TEST_CASE(
     "a keep-alive connection's next request waits its turn behind a connection waiting for "
     "the only thread") {
@@ -45,7 +26,7 @@ TEST_CASE(
         return pool->requeue_if_others_wait(std::move(next));
     };
     OwnedConnectionServer<httplib::Server> server(settings);
-    server.new_task_queue = [pool] { return new PoolQueue(pool); };
+    server.new_task_queue = [pool] { return new SharedPoolQueue(pool); };
     std::latch release_first(1);
     std::mutex order_mutex;
     std::vector<std::string> order;
