@@ -5,7 +5,8 @@
 // The executable comes first in the dynamic linker's search, so this definition takes that
 // call, and only that one, and hands every other to libssl's own: a TLS listener's first
 // SSL_CTX_new initialises libssl as it always did (OPENSSL_INIT_LOAD_SSL_STRINGS), and the
-// cipher probe loads libcrypto's strings when it has an error to word (probes/openssl_error).
+// cipher probe loads libcrypto's strings when it has an error to word
+// (probes/cipher/openssl_error).
 // Linked into the agent and the unit tests only (CMakeLists.txt), never into hostprobe_core:
 // a library must not replace OpenSSL's functions for whoever links it.
 #include <dlfcn.h>

@@ -193,13 +193,16 @@ print("container test: system probe under 0.25 CPU: copies %s, execl %.0f lps, s
 ' || fail "the system probe in the image"
 
 # The same numbers as the binary outside the image (this checkout's build, when there is one):
-# execl and spawn in the unlimited container and outside, interleaved, 3 pairs, medians. The band
-# catches a wrong helper (the agent's own binary execs at a quarter of the rate), not the few
-# percent a container's seccomp filter adds to each system call.
+# execl and spawn in the unlimited container and outside, interleaved, 5 pairs, medians. execl's
+# band catches a wrong helper (the agent's own binary execs at a quarter of the rate), not the
+# few percent a container's seccomp filter adds to each system call. spawn execs nothing, and on
+# 2 CPUs its rate depends on where each child runs (its ratio to UnixBench's went from 1.15 to
+# 0.84 between rounds of bench/system_vs_unixbench.sh, and one CI run saw 1.56 here with the
+# median of 3): its band catches only a spawn that is broken, execl's the wrong helper.
 outside=build/hostprobe
 if [ -x "$outside" ] && [ -x build/hostprobe-process-loops ]; then
   system_pairs=()
-  for _ in 1 2 3; do
+  for _ in 1 2 3 4 5; do
     system_pairs+=("$(curl -fsS -X POST -H 'Content-Type: application/json' -H "Authorization: Bearer $token" \
       -d '{"probe": "system", "params": {"tests": ["execl", "spawn"], "copies": [1], "seconds": 2}}' \
       "http://127.0.0.1:$open_port/v1/runs?wait=60")")
@@ -213,9 +216,10 @@ for test in ("execl", "spawn"):
     inside = [{t["name"]: t["value"] for t in r["result"]["tests"]}[test] for r in runs[0::2]]
     outside = [{t["name"]: t["value"] for t in r["result"]["tests"]}[test] for r in runs[1::2]]
     ratios[test] = statistics.median(inside) / statistics.median(outside)
-    print("container test: system %s in the image %.0f lps, outside %.0f lps (median of 3): %.3f"
+    print("container test: system %s in the image %.0f lps, outside %.0f lps (median of 5): %.3f"
           % (test, statistics.median(inside), statistics.median(outside), ratios[test]), file=sys.stderr)
-assert all(0.67 <= r <= 1.5 for r in ratios.values()), ratios
+bands = {"execl": (0.67, 1.5), "spawn": (0.5, 2.0)}
+assert all(bands[test][0] <= r <= bands[test][1] for test, r in ratios.items()), ratios
 ' "${system_pairs[@]}" || fail "the system probe in the image against the binary outside it"
 else
   note "no build/hostprobe here: the image's system figures are not compared with one outside"
