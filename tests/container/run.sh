@@ -195,10 +195,10 @@ print("container test: system probe under 0.25 CPU: copies %s, execl %.0f lps, s
 # The same numbers as the binary outside the image (this checkout's build, when there is one):
 # execl and spawn in the unlimited container and outside, interleaved, 5 pairs, medians. execl's
 # band catches a wrong helper (the agent's own binary execs at a quarter of the rate), not the
-# few percent a container's seccomp filter adds to each system call. spawn execs nothing, and on
-# 2 CPUs its rate depends on where each child runs (its ratio to UnixBench's went from 1.15 to
-# 0.84 between rounds of bench/system_vs_unixbench.sh, and one CI run saw 1.56 here with the
-# median of 3): its band catches only a spawn that is broken, execl's the wrong helper.
+# few percent a container's seccomp filter adds to each system call. spawn execs nothing: two CI
+# runs saw the image's spawn at 1.56 of the binary's outside (medians of 3 and of 5), and outside
+# it is also below UnixBench's (issue 27 looks for why); its band catches only a spawn that is
+# broken, execl's the wrong helper.
 outside=build/hostprobe
 if [ -x "$outside" ] && [ -x build/hostprobe-process-loops ]; then
   system_pairs=()
