@@ -49,9 +49,9 @@ def healthz_ok(port):
     except OSError:
         return False
 
-def start(port):
-    return subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:%d" % port],
-                            stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+def start(port, options=(), environment=None):
+    return subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:%d" % port] + list(options),
+                            env=environment, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
 def stop(process):
     process.send_signal(signal.SIGTERM)
@@ -280,23 +280,11 @@ fake = subprocess.Popen(["python3", "-u", "tests/support/fake_ecs.py", "--prefix
 fake_port = int(fake.stdout.readline().split()[1])
 
 def start_agent(port, interval):
-    command = [binary, "serve", "--listen", "127.0.0.1:%d" % port]
-    environment = dict(os.environ)
-    if interval:
-        command += ["--ecs-stats-interval", str(interval)]
-        environment["ECS_CONTAINER_METADATA_URI_V4"] = "http://127.0.0.1:%d/v4/bench" % fake_port
-    return subprocess.Popen(command, env=environment, stderr=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL)
-
-def rss_mib(pid):
-    with open("/proc/%d/status" % pid) as status:
-        return int(re.search(r"VmRSS:\s+(\d+)", status.read()).group(1)) / 1024
-
-def wrk_p99(port):
-    out = subprocess.run(["wrk", "-t2", "-c16", "-d5s", "--latency",
-                          "http://127.0.0.1:%d/metrics" % port],
-                         capture_output=True, text=True).stdout
-    return latency_ms(re.search(r"99%\s+(\S+)", out).group(1))
+    if not interval:
+        return start(port)
+    environment = dict(os.environ,
+                       ECS_CONTAINER_METADATA_URI_V4="http://127.0.0.1:%d/v4/bench" % fake_port)
+    return start(port, ["--ecs-stats-interval", str(interval)], environment)
 
 agents = {}
 try:
@@ -308,7 +296,7 @@ try:
     before = {name: cpu_seconds(process.pid) for name, process in agents.items()}
     time.sleep(TASK_SECONDS)
     used = {name: cpu_seconds(process.pid) - before[name] for name, process in agents.items()}
-    rss = {name: rss_mib(process.pid) for name, process in agents.items()}
+    rss = {name: memory_kib(process.pid)[0] / 1024 for name, process in agents.items()}
     per_read = max(used["every second"] - used["outside"], 0) / TASK_SECONDS
     per_hour = per_read * 360
     print("task stats reader, 20 containers: %.2f ms CPU per read; at 10 s: %.2f s CPU per hour "
@@ -317,7 +305,7 @@ try:
           % (rss["outside"], rss["every 10 s"], rss["every second"]))
     moved = rss["every 10 s"] - rss["outside"]
     report("idle RSS moved by the task stats reader", moved, "MiB", "<= 0.5", moved <= 0.5)
-    p99 = {name: wrk_p99(ports[name]) for name in ("once", "every second", "outside")}
+    p99 = {name: wrk_metrics(ports[name], 5)[0] for name in ("once", "every second", "outside")}
     print("/metrics p99 under wrk -t2 -c16: outside ECS %.2f ms; 20-container task read once "
           "%.2f ms, read every second %.2f ms"
           % (p99["outside"], p99["once"], p99["every second"]))
@@ -352,9 +340,7 @@ def post_run(port, body, seconds):
 
 scratch_runs = tempfile.mkdtemp(prefix="footprint-runs-", dir=os.environ.get("BENCH_SCRATCH", "/var/tmp"))
 port = free_port()
-process = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:%d" % port, "--disk-dir", scratch_runs,
-                            "--max-runs-per-minute", "0"],
-                           stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+process = start(port, ["--disk-dir", scratch_runs, "--max-runs-per-minute", "0"])
 try:
     while not healthz_ok(port):
         time.sleep(0.001)
