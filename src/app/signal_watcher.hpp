@@ -1,5 +1,5 @@
 // Turns signals into callbacks on a thread of its own, without a global flag or an async-signal
-// handler: the signals are blocked and collected with sigtimedwait.
+// handler: the signals are blocked and read from a signalfd, which the thread sleeps on.
 //
 // Every catchable signal whose default action would end the process is collected and has a
 // meaning (signal_meaning): shut down cleanly (runs cancelled and recorded, test files removed)
@@ -9,11 +9,12 @@
 // code can be trusted after one; like kill -9, their leftovers go at the next start.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "core/unique_fd.hpp"
 
 namespace hostprobe::app {
 
@@ -49,11 +50,13 @@ class SignalWatcher {
 
   private:
     void watch();
+    void dispatch(int signal_number) const;
 
     SignalContext context_;
     SignalHandlers handlers_;
-    std::atomic<bool> stopping_{false};
-    std::thread thread_;
+    core::UniqueFd signals_;  // signalfd of the blocked set
+    core::UniqueFd stop_;     // eventfd the destructor writes to
+    std::thread thread_;      // last: starts after the members it uses exist
 };
 
 }  // namespace hostprobe::app
