@@ -1,20 +1,38 @@
 #include "app/memory_trimmer.hpp"
 
 #include <malloc.h>
+#include <sys/resource.h>
 
 namespace hostprobe::app {
 
-MemoryTrimmer::MemoryTrimmer(std::chrono::milliseconds interval)
-    : interval_(interval), thread_([this](std::stop_token stop) { loop(stop); }) {}
+std::uint64_t minor_page_faults() {
+    rusage usage{};
+    if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0;
+    return static_cast<std::uint64_t>(usage.ru_minflt);
+}
+
+MemoryTrimmer::MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity)
+    : interval_(interval),
+      activity_(std::move(activity)),
+      activity_at_trim_(activity_()),
+      thread_([this](std::stop_token stop) { loop(stop); }) {}
 
 MemoryTrimmer::~MemoryTrimmer() {
     thread_.request_stop();
     wake_.notify_all();
 }
 
-unsigned long MemoryTrimmer::trims() const {
+MemoryTrimmer::Counts MemoryTrimmer::counts() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return trims_;
+    return counts_;
+}
+
+bool MemoryTrimmer::due(std::uint64_t activity) {
+    const bool burst = activity >= activity_at_trim_ + kActivityWorthATrim;
+    const bool trim = burst || trim_once_more_ || ++passes_since_trim_ >= kPassesBetweenForcedTrims;
+    trim_once_more_ = burst;
+    if (trim) passes_since_trim_ = 0;
+    return trim;
 }
 
 void MemoryTrimmer::loop(std::stop_token stop) {
@@ -24,10 +42,14 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         wake_.wait_for(lock, stop, interval_, [] { return false; });
         if (stop.stop_requested()) return;
         lock.unlock();
+        const bool trim = due(activity_());
         // Walks every arena and releases whole free pages, from the middle of heaps too.
-        malloc_trim(0);
+        if (trim) malloc_trim(0);
+        // Counted from here: a trim takes no page faults of its own.
+        if (trim) activity_at_trim_ = activity_();
         lock.lock();
-        ++trims_;
+        ++counts_.passes;
+        if (trim) ++counts_.trims;
     }
 }
 

@@ -1,33 +1,64 @@
 // Gives memory back to the system after bursts. glibc keeps what threads freed inside its
 // arenas, so after a load spike (many scrapes and run listings at once, a run's buffers) the
 // agent's RSS would stay at its peak in someone else's task; malloc_trim returns the free pages.
+//
+// malloc_trim walks every arena (0.1-0.3 ms) and the pages it releases fault back in at the next
+// request, so it runs only after a burst: when the activity count grew by kActivityWorthATrim
+// since the last trim (new page faults, or a finished run, which counts as that much), on the
+// pass after (what was still in use then has been freed by now), and once a minute whatever
+// happened. An agent nobody asks anything then costs one getrusage every interval, and one a
+// page polls every few seconds reuses its arena's pages instead of faulting them in again.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
+#include <functional>
 #include <mutex>
 #include <thread>
 
 namespace hostprobe::app {
 
+// A count that grows with what the process may have to give back (in pages).
+using ActivityCount = std::function<std::uint64_t()>;
+
+// This process's minor page faults so far: a fault is the first touch of a page, so without
+// new faults no new page became resident.
+std::uint64_t minor_page_faults();
+
 class MemoryTrimmer {
   public:
-    // Starts a thread that trims every `interval`; construct it after the SignalWatcher.
-    explicit MemoryTrimmer(std::chrono::milliseconds interval);
+    // Passes made without a burst before one trims anyway.
+    static constexpr unsigned kPassesBetweenForcedTrims = 30;
+    // 1 MiB of newly touched pages: less is reused by the next request as it is.
+    static constexpr std::uint64_t kActivityWorthATrim = 256;
+
+    // Starts a thread that looks every `interval`; construct it after the SignalWatcher.
+    MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity);
     ~MemoryTrimmer();
     MemoryTrimmer(const MemoryTrimmer&) = delete;
     MemoryTrimmer& operator=(const MemoryTrimmer&) = delete;
 
-    // How many times it has trimmed (for tests).
-    unsigned long trims() const;
+    // How many times it has looked, and how many of those it trimmed (for tests).
+    struct Counts {
+        unsigned long passes = 0;
+        unsigned long trims = 0;
+    };
+    Counts counts() const;
 
   private:
     void loop(std::stop_token stop);
+    bool due(std::uint64_t activity);
 
     const std::chrono::milliseconds interval_;
+    const ActivityCount activity_;
     mutable std::mutex mutex_;
     std::condition_variable_any wake_;
-    unsigned long trims_ = 0;
+    Counts counts_;
+    // Owned by the thread.
+    std::uint64_t activity_at_trim_ = 0;
+    bool trim_once_more_ = false;
+    unsigned passes_since_trim_ = 0;
     std::jthread thread_;  // last: starts after the members it uses exist
 };
 

@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -377,7 +378,15 @@ int run_serve(const ServeConfig& config, Logger& log) {
     const Sizing sizing = sizing_for(config, *startup);
     runs::RunMetrics run_metrics;
     auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, emf_output, log);
-    runs::Runner runner(sizing.runner, registry, {root, facts}, on_finished, on_started);
+    // A finished run frees its buffers without new page faults: the trimmer counts runs too.
+    std::atomic<std::uint64_t> runs_finished{0};
+    runs::Runner runner(
+        sizing.runner, registry, {root, facts},
+        [&runs_finished, on_finished](const runs::Run& run) {
+            on_finished(run);
+            runs_finished.fetch_add(1, std::memory_order_relaxed);
+        },
+        on_started);
     runner.restore(std::move(replay.finished));
 
     const auto task_stats = task_stats_reader(config, emf_output);
@@ -401,9 +410,11 @@ int run_serve(const ServeConfig& config, Logger& log) {
     // Before any thread starts, so that only the watcher receives the signals.
     SignalWatcher signals(SignalContext::daemon,
                           daemon_signal_handlers(server, scheduler, runner, owned_children, log));
-    // Well under a millisecond every 2 s (idle: about 10 us) keeps RSS near its idle size
-    // within seconds of a burst.
-    const MemoryTrimmer trimmer(std::chrono::seconds(2));
+    // Keeps RSS near its idle size within seconds of a burst; idle, a getrusage every 2 s.
+    const MemoryTrimmer trimmer(std::chrono::seconds(2), [&runs_finished] {
+        return minor_page_faults() +
+               MemoryTrimmer::kActivityWorthATrim * runs_finished.load(std::memory_order_relaxed);
+    });
 
     if (auto bound = server.bind(); !bound) {
         log.error(bound.error().message);

@@ -2,20 +2,72 @@
 
 #include <doctest/doctest.h>
 
-#include <thread>
+#include <atomic>
 
 #include "support/eventually.hpp"
 
 using namespace hostprobe::app;
 using namespace std::chrono_literals;
 
-TEST_CASE("the trimmer trims repeatedly and stops at once when destroyed") {
+namespace {
+constexpr unsigned long kForcedEvery = MemoryTrimmer::kPassesBetweenForcedTrims;
+}
+
+TEST_CASE("the trimmer trims while there is activity and stops at once when destroyed") {
     {
-        const MemoryTrimmer trimmer(1ms);
-        CHECK(hostprobe::testing::eventually([&] { return trimmer.trims() >= 3; }, 10s, 1ms));
+        std::atomic<std::uint64_t> activity{0};
+        const MemoryTrimmer trimmer(1ms,
+                                    [&] { return activity += MemoryTrimmer::kActivityWorthATrim; });
+        CHECK(
+            hostprobe::testing::eventually([&] { return trimmer.counts().trims >= 3; }, 10s, 1ms));
+        const auto counts = trimmer.counts();
+        CHECK(counts.trims == counts.passes);
     }
     // An hour's interval: destruction must not wait for it (a hang here fails the CTest timeout).
     const auto before = std::chrono::steady_clock::now();
-    { const MemoryTrimmer idle(1h); }
+    {
+        const MemoryTrimmer idle(1h, [] { return std::uint64_t{0}; });
+    }
     CHECK(std::chrono::steady_clock::now() - before < 5s);
+}
+
+TEST_CASE("without activity the trimmer only looks, and trims once in a while") {
+    const MemoryTrimmer trimmer(1ms, [] { return std::uint64_t{7}; });
+    REQUIRE(hostprobe::testing::eventually(
+        [&] { return trimmer.counts().passes >= 3 * kForcedEvery; }, 20s, 1ms));
+    const auto counts = trimmer.counts();
+    CHECK(counts.trims >= 1);
+    CHECK(counts.trims <= counts.passes / kForcedEvery);
+}
+
+TEST_CASE("a burst trims on that pass and the next, then no more; less than a burst does not") {
+    std::atomic<std::uint64_t> activity{0};
+    const MemoryTrimmer trimmer(1ms, [&] { return activity.load(); });
+    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 1; }, 10s, 1ms));
+    const auto before = trimmer.counts();
+    activity = MemoryTrimmer::kActivityWorthATrim;
+    REQUIRE(hostprobe::testing::eventually(
+        [&] { return trimmer.counts().trims >= before.trims + 2; }, 10s, 1ms));
+    // Two passes on, the pass after the burst is behind us too.
+    const auto seen = trimmer.counts();
+    REQUIRE(hostprobe::testing::eventually(
+        [&] { return trimmer.counts().passes >= seen.passes + 2; }, 10s, 1ms));
+    const auto burst = trimmer.counts();
+    // Not quite a burst's worth more, and well short of a forced trim: nothing is trimmed.
+    activity += MemoryTrimmer::kActivityWorthATrim - 1;
+    REQUIRE(hostprobe::testing::eventually(
+        [&] { return trimmer.counts().passes >= burst.passes + kForcedEvery / 2; }, 10s, 1ms));
+    const auto after = trimmer.counts();
+    if (after.passes + 2 < burst.passes + kForcedEvery) CHECK(after.trims == burst.trims);
+}
+
+TEST_CASE("this process's minor page faults grow when it touches new memory") {
+    const std::uint64_t before = minor_page_faults();
+    constexpr size_t kBytes = 8 << 20;
+    auto* pages = static_cast<volatile char*>(::operator new(kBytes));
+    for (size_t offset = 0; offset < kBytes; offset += 4096)
+        pages[offset] = 1;
+    ::operator delete(const_cast<char*>(pages));
+    // At least one: with transparent huge pages one fault can bring in 2 MiB.
+    CHECK(minor_page_faults() > before);
 }
