@@ -40,7 +40,8 @@ Runner::Runner(RunnerOptions options, const ProbeRegistry& registry, ProbeContex
       registry_(registry),
       contexts_(contexts),
       on_finished_(std::move(on_finished)),
-      on_started_(std::move(on_started)) {}
+      on_started_(std::move(on_started)),
+      life_(std::to_string(WallClock::now().time_since_epoch().count())) {}
 
 void Runner::restore(std::vector<Run> finished) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -113,7 +114,7 @@ Result<Run> Runner::submit(const std::string& probe_name, const nlohmann::json& 
     order_.push_back(id);
     queue_.push_back(id);
     work_available_.notify_all();
-    changed_.notify_all();
+    note_change();
     return snapshot;
 }
 
@@ -125,15 +126,26 @@ std::optional<Run> Runner::get(const std::string& id) const {
 }
 
 std::vector<Run> Runner::list(const RunFilter& filter) const {
+    return listing(filter).runs;
+}
+
+RunListing Runner::listing(const RunFilter& filter) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<Run> found;
-    for (auto it = order_.rbegin(); it != order_.rend() && found.size() < filter.limit; ++it) {
+    RunListing listed{{}, life_ + "-" + std::to_string(changes_)};
+    for (auto it = order_.rbegin(); it != order_.rend() && listed.runs.size() < filter.limit;
+         ++it) {
         const Run& run = runs_.at(*it).run;
         if (filter.probe && run.probe != *filter.probe) continue;
         if (filter.state && run.state != *filter.state) continue;
-        found.push_back(run);
+        listed.runs.push_back(run);
     }
-    return found;
+    return listed;
+}
+
+// Requires the lock. Every change to a run comes through here.
+void Runner::note_change() {
+    ++changes_;
+    changed_.notify_all();
 }
 
 Result<Run> Runner::cancel(const std::string& id) {
@@ -286,7 +298,7 @@ void Runner::publish_running(const std::string& id, const Run& started) {
     entry.started = std::chrono::steady_clock::now();
     ++running_;
     if (stopping_) entry.stop.request_stop();
-    changed_.notify_all();
+    note_change();
 }
 
 void Runner::execute(const std::string& id) {
@@ -303,6 +315,7 @@ void Runner::execute(const std::string& id) {
     auto report_progress = [this, id](double fraction) {
         std::lock_guard<std::mutex> lock(mutex_);
         runs_.at(id).run.progress = std::clamp(fraction, 0.0, 1.0);
+        note_change();
     };
     const std::shared_ptr<const host::HostFacts> facts = contexts_.facts.host_snapshot();
     const ProbeContext context{contexts_.root, *facts, stop, report_progress, id};
@@ -352,7 +365,7 @@ void Runner::execute(const std::string& id) {
         --running_;
         if (probe->exclusive()) exclusive_running_ = false;
         entry.run = std::move(finished);
-        changed_.notify_all();
+        note_change();
         trim_history();
         work_available_.notify_all();
     }
@@ -364,7 +377,7 @@ void Runner::finish(Entry& entry, RunState state, std::string error, nlohmann::j
     entry.run.error = std::move(error);
     entry.run.result = std::move(result);
     entry.run.finished_at = WallClock::now();
-    changed_.notify_all();
+    note_change();
 }
 
 // Requires the lock. Keeps every queued and running run, and the newest finished ones.
@@ -376,6 +389,7 @@ void Runner::trim_history() {
         if (is_finished(runs_.at(*it).run.state)) {
             runs_.erase(*it);
             it = order_.erase(it);
+            ++changes_;
             --finished;
         } else {
             ++it;

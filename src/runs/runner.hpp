@@ -45,6 +45,14 @@ struct ProbeContextSource {
     const task::TaskState& facts;
 };
 
+// Runs as listed, with the version of the runs they were read at. The version changes whenever
+// any run does (queued, started, progress, finished, dropped from the history) and differs
+// between two lives of the agent, so one filter listed at one version always lists the same.
+struct RunListing {
+    std::vector<Run> runs;
+    std::string version;
+};
+
 class Runner {
   public:
     // Called (outside the lock) whenever a run finishes, with its final record.
@@ -69,6 +77,7 @@ class Runner {
     std::optional<Run> get(const std::string& id) const;
     // Newest first.
     std::vector<Run> list(const RunFilter& filter) const;
+    RunListing listing(const RunFilter& filter) const;
     // A queued run is dropped (cancelled at once); a running one is asked to stop and ends
     // cancelled with its partial result. conflict when it has already finished.
     Result<Run> cancel(const std::string& id);
@@ -101,6 +110,7 @@ class Runner {
     void finish(Entry& entry, RunState state, std::string error, nlohmann::json result);
     void trim_history();
     std::string new_id();
+    void note_change();
 
     const RunnerOptions options_;
     const ProbeRegistry& registry_;
@@ -119,6 +129,8 @@ class Runner {
     bool exclusive_running_ = false;
     bool stopping_ = false;
     uint64_t sequence_ = 0;
+    const std::string life_;  // this agent's life, for listing versions
+    uint64_t changes_ = 0;
     std::vector<std::thread> workers_;
 };
 

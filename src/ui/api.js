@@ -58,7 +58,9 @@ export async function request(method, path, body) {
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: 'omit',
-      cache: 'no-store',
+      // Run listings carry an ETag: the browser asks "still this?" and the agent answers 304
+      // without printing the list again. Everything else is fresh each time.
+      cache: method === 'GET' && path.startsWith('/v1/runs?') ? 'no-cache' : 'no-store',
     });
   } catch (failure) {
     throw new ApiError(0, String(failure.message || failure));

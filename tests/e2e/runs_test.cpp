@@ -99,6 +99,40 @@ TEST_CASE("a cipher run over HTTP: wait for it, read it as JSON, text and metric
     CHECK(promtool_accepts(metrics->body));
 }
 
+TEST_CASE("a run listing carries the runs' version as its ETag: unchanged, a 304 without a body") {
+    Daemon daemon;
+    auto client = daemon.client();
+    const httplib::Headers gzip{{"Accept-Encoding", "gzip"}};
+    auto first = client.Get("/v1/runs?limit=50", gzip);
+    REQUIRE(first);
+    REQUIRE(first->status == 200);
+    const std::string tag = first->get_header_value("ETag");
+    CHECK(tag.rfind("W/\"runs-", 0) == 0);
+    CHECK(first->get_header_value("Cache-Control") == "no-cache");
+
+    auto same =
+        client.Get("/v1/runs?limit=50", {{"Accept-Encoding", "gzip"}, {"If-None-Match", tag}});
+    REQUIRE(same);
+    CHECK(same->status == 304);
+    CHECK(same->body.empty());
+    CHECK(same->get_header_value("ETag") == tag);
+    auto stale = client.Get("/v1/runs?limit=50", {{"If-None-Match", "W/\"runs-0-0\""}});
+    REQUIRE(stale);
+    CHECK(stale->status == 200);
+    CHECK(json::parse(stale->body)["runs"].empty());
+
+    // A run changes the version: the old tag gets the new list.
+    auto created = client.Post("/v1/runs", R"({"probe": "cpu"})", "application/json");
+    REQUIRE(created);
+    REQUIRE(created->status == 202);
+    const std::string id = json::parse(created->body)["id"];
+    auto changed = client.Get("/v1/runs?limit=50", {{"If-None-Match", tag}});
+    REQUIRE(changed);
+    CHECK(changed->status == 200);
+    CHECK(changed->get_header_value("ETag") != tag);
+    CHECK(json::parse(changed->body)["runs"][0]["id"] == id);
+}
+
 TEST_CASE("bad input over HTTP") {
     Daemon daemon;
     auto client = daemon.client();

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "probes/registry.hpp"
+#include "support/eventually.hpp"
 #include "support/fake_probe.hpp"
 #include "support/paths.hpp"
 
@@ -221,6 +222,39 @@ TEST_CASE("history keeps the newest finished runs; listing filters and is newest
     CHECK(fixture.runner->list({.probe = "measure"}).empty());
     CHECK(fixture.runner->list({.state = RunState::succeeded, .limit = 2}).size() == 2);
     CHECK(fixture.runner->latest_succeeded_id("light") == ids[4]);
+}
+
+TEST_CASE("a listing's version moves with every change to a run and with nothing else") {
+    RunnerFixture fixture({16, 2, 1});
+    const std::string empty = fixture.runner->listing({}).version;
+    CHECK(fixture.runner->listing({.probe = "light"}).version == empty);  // looking changes nothing
+
+    const auto id = fixture.runner->submit("measure", {{"block", true}}, "api")->id;
+    const std::string queued = fixture.runner->listing({}).version;
+    CHECK(queued != empty);
+    // Running and at half its progress (the fake probe reports 0.5 as it starts).
+    REQUIRE(
+        testing::eventually([&] { return fixture.runner->get(id)->progress == 0.5; }, 10s, 1ms));
+    const auto running = fixture.runner->listing({});
+    CHECK(running.version != queued);
+    CHECK(fixture.runner->listing({}).version == running.version);
+    fixture.measure->release();
+    fixture.finished_run(id);
+    const std::string finished = fixture.runner->listing({}).version;
+    CHECK(finished != running.version);
+
+    // A run leaving the history is a change too, even to a listing that never showed it.
+    fixture.finished_run(fixture.runner->submit("light", {{"value", 1}}, "api")->id);
+    const auto before_drop = fixture.runner->listing({.probe = "measure"});
+    REQUIRE(before_drop.runs.size() == 1);
+    fixture.finished_run(fixture.runner->submit("light", {{"value", 9}}, "api")->id);
+    const auto after_drop = fixture.runner->listing({.probe = "measure"});
+    CHECK(after_drop.runs.empty());
+    CHECK(after_drop.version != before_drop.version);
+
+    // Another life of the agent with the same (restored) runs has other versions.
+    RunnerFixture another({16, 2, 1});
+    CHECK(another.runner->listing({}).version != empty);
 }
 
 TEST_CASE("shutdown cancels what is queued and running, then refuses") {
