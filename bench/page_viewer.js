@@ -32,21 +32,30 @@ async function main() {
     }
   }
   let requests = 0;
+  const byPath = new Map();  // after the page loaded: what its polling costs the agent
+  let loaded = false;
   const problems = [];
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1920, height: 1080 });
-    page.on('request', () => { requests += 1; });
+    page.on('request', (request) => {
+      requests += 1;
+      const { pathname } = new URL(request.url());
+      if (loaded) byPath.set(pathname, (byPath.get(pathname) || 0) + 1);
+    });
     page.on('requestfailed', (request) => problems.push(`failed ${request.url()}`));
     page.on('response', (response) => {
       if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error ${error.message}`));
     await page.goto(url, { waitUntil: 'networkidle0', timeout: 30000 });
+    loaded = true;
     console.log('page loaded');
     await new Promise((resolve) => setTimeout(resolve, Number(seconds) * 1000));
     console.log(`page open ${seconds} s: ${requests} requests, ${problems.length} problems` +
                 (problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''));
+    const perMinute = [...byPath].map(([name, count]) => `${name} ${(count * 60 / Number(seconds)).toFixed(1)}`);
+    console.log(`after loading, per minute: ${perMinute.join(', ')}`);
   } finally {
     await browser.close();
   }
