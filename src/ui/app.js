@@ -12,9 +12,12 @@ import { renderHistory } from './history.js';
 import { chartsReady } from './chart.js';
 import { renderHeadlineHost, renderHeadlineRun, latestCipherRun } from './headline.js';
 
+// One tick every 5 s asks for the host and then, while no run is active, for the run list: one
+// after the other, so the browser sends both over one connection (each new connection costs
+// the agent about 0.4 ms of CPU, in someone else's task). Active runs are followed every 0.5 s.
 const HOST_EVERY_MS = 5000;
 const RUNS_ACTIVE_EVERY_MS = 500;
-const RUNS_IDLE_EVERY_MS = 4000;
+const RUNS_IDLE_EVERY_MS = HOST_EVERY_MS;
 const RUNS_LISTED = 50;
 
 const state = {
@@ -27,6 +30,7 @@ const state = {
   headlineRun: null,
   throttling: new ThrottlingWatch(),
   timers: { host: 0, runs: 0 },
+  runsInFlight: false,
 };
 
 function askForToken(error, hadToken) {
@@ -58,6 +62,8 @@ async function refreshHost() {
   } catch (error) {
     showProblem('host-status', error);
   }
+  // No run active: the run list rides on this tick (refreshRuns armed no timer of its own).
+  if (!state.timers.runs && !state.runsInFlight) await refreshRuns();
   if (!state.waitingForToken) state.timers.host = setTimeout(refreshHost, HOST_EVERY_MS);
 }
 
@@ -134,9 +140,11 @@ async function refreshHeadlineRun(listedAll) {
 
 async function refreshRuns({ full = false } = {}) {
   clearTimeout(state.timers.runs);
+  state.timers.runs = 0;
   if (state.waitingForToken) return;
   if (full) state.listedAt = 0;
   let active = false;
+  state.runsInFlight = true;
   try {
     const listedBefore = state.listedAt;
     state.runs = await fetchRuns();
@@ -151,9 +159,9 @@ async function refreshRuns({ full = false } = {}) {
   } catch (error) {
     showProblem('runs-status', error);
   }
-  if (!state.waitingForToken) {
-    state.timers.runs = setTimeout(refreshRuns, active ? RUNS_ACTIVE_EVERY_MS : RUNS_IDLE_EVERY_MS);
-  }
+  state.runsInFlight = false;
+  // Idle, the host's tick lists the runs next; active, they are followed here.
+  if (!state.waitingForToken && active) state.timers.runs = setTimeout(refreshRuns, RUNS_ACTIVE_EVERY_MS);
 }
 
 async function loadProbes() {

@@ -397,6 +397,44 @@ testCase('the live machine: the host card shows what /v1/host says', async ({ br
   await closePage(session, 'live machine');
 });
 
+testCase('idle, each tick asks for the host, then the run list on the same connection; an unchanged list is a 304', async ({ browser, live }) => {
+  const session = await openPage(browser, live);
+  const { page } = session;
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.enable');
+  // The status on the wire: after a 304 the page (and responseReceived) sees the cached 200.
+  const wireStatus = new Map();
+  cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => wireStatus.set(requestId, statusCode));
+  const answers = [];
+  cdp.on('Network.responseReceived', ({ requestId, response, timestamp }) => {
+    const { pathname, search } = new URL(response.url);
+    if (pathname === '/v1/host' || pathname === '/v1/runs') {
+      answers.push({ requestId, path: pathname + search, connection: response.connectionId, timestamp });
+    }
+  });
+  await loaded(page);
+  // Two ticks (5 s apart) after the first load's requests.
+  const since = answers.length;
+  const deadline = Date.now() + 20000;
+  while (answers.slice(since).filter((answer) => answer.path.startsWith('/v1/runs?')).length < 2 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const ticks = answers.slice(since);
+  const lists = ticks.filter((answer) => answer.path.startsWith('/v1/runs?'));
+  check(lists.length >= 2, `run lists after loading: ${JSON.stringify(ticks)}`);
+  for (const list of lists) {
+    const host = ticks.filter((answer) => answer.path === '/v1/host' && answer.timestamp <= list.timestamp).pop();
+    check(host && host.connection === list.connection,
+      `a run list not on its tick's host connection: ${JSON.stringify(ticks)}`);
+  }
+  const statuses = lists.map((list) => wireStatus.get(list.requestId));
+  check(statuses.includes(304), `no run list was revalidated (304): ${JSON.stringify(statuses)}`);
+  const hosts = ticks.filter((answer) => answer.path === '/v1/host').length;
+  check(lists.length <= hosts + 1, `${lists.length} run lists for ${hosts} host answers`);
+  await cdp.detach();
+  await closePage(session, 'idle ticks');
+});
+
 testCase('--auth-reads: the page asks for the token, a wrong one is refused in words, the right one works', async ({ browser, authed }) => {
   const session = await openPage(browser, authed, { expectedStatuses: [401] });
   const { page, requests } = session;
