@@ -45,7 +45,7 @@ std::string runs_list_text(const std::vector<runs::Run>& listed) {
     if (listed.empty()) return "{\n  \"runs\": []\n}";
     size_t size = 64;
     for (const auto& run : listed)
-        size += run.result.pretty_text().size() * 5 / 4 + 1024;  // deeper indentation, envelope
+        size += run.result.pretty_size() * 5 / 4 + 1024;  // deeper indentation, envelope
     std::string text;
     text.reserve(size);
     text += "{\n  \"runs\": [";

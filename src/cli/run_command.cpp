@@ -177,7 +177,7 @@ int run_probe_command(const std::vector<std::string>& args, const EnvironmentLoo
     if (line->json) {
         std::cout << json_text(runs::to_json(run), 2) << "\n";
     } else {
-        std::cout << run.text_report;
+        std::cout << run.text_report.text();
     }
     if (run.state == runs::RunState::failed) {
         std::fprintf(stderr, "hostprobe run %s: failed: %s\n", line->probe.c_str(),

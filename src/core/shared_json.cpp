@@ -5,15 +5,18 @@
 namespace hostprobe::core {
 
 SharedJson::SharedJson(const nlohmann::json& value)
-    : pretty_text_(std::make_shared<const std::string>(json_text(value, 2))) {}
+    : null_(false), pretty_text_(json_text(value, 2)) {}
 
 nlohmann::json SharedJson::get() const {
-    return pretty_text_ ? nlohmann::json::parse(*pretty_text_) : nlohmann::json();
+    return null_ ? nlohmann::json() : nlohmann::json::parse(pretty_text_.text());
 }
 
-const std::string& SharedJson::pretty_text() const {
-    static const std::string null_text = "null";
-    return pretty_text_ ? *pretty_text_ : null_text;
+std::string SharedJson::pretty_text() const {
+    return null_ ? std::string("null") : pretty_text_.text();
+}
+
+size_t SharedJson::pretty_size() const {
+    return null_ ? 4 : pretty_text_.size();
 }
 
 }  // namespace hostprobe::core

@@ -1,13 +1,15 @@
-// An immutable JSON value kept as its pretty-printed text, shared by every copy. A finished run's
-// result is copied out of the runner for every listing and scrape, and each run in the history
-// keeps one: as text it is about a quarter of the heap a parsed tree takes, listings splice it
-// in without printing it again, and the few callers that need the tree (the journal, result
-// metrics once per run) parse it.
+// An immutable JSON value kept as its pretty-printed text, deflated, shared by every copy. A
+// finished run's result is copied out of the runner for every listing and scrape, and each run
+// in the history keeps one: as text it is about a quarter of the heap a parsed tree takes, and
+// deflated a third of that again (issue 29: the history must not grow the agent's RSS);
+// listings splice it in without printing it again, and the few callers that need the tree (the
+// journal, result metrics once per run) parse it.
 #pragma once
 
-#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+
+#include "core/compressed_text.hpp"
 
 namespace hostprobe::core {
 
@@ -26,11 +28,16 @@ class SharedJson {
     }
     bool operator==(const SharedJson& other) const { return pretty_text() == other.pretty_text(); }
 
-    // The value as json_text(value, 2) prints it, starting at column 0.
-    const std::string& pretty_text() const;
+    // The value as json_text(value, 2) prints it, starting at column 0; "null" when unset.
+    std::string pretty_text() const;
+    size_t pretty_size() const;
+    bool shares_text_with(const SharedJson& other) const {
+        return null_ == other.null_ && pretty_text_.shares_with(other.pretty_text_);
+    }
 
   private:
-    std::shared_ptr<const std::string> pretty_text_;
+    bool null_ = true;
+    CompressedText pretty_text_;
 };
 
 }  // namespace hostprobe::core

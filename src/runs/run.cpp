@@ -82,7 +82,7 @@ void append_json_text(std::string& out, const Run& run, size_t indent) {
 
 std::string to_json_text(const Run& run, size_t indent) {
     std::string out;
-    out.reserve(run.result.pretty_text().size() + 1024);
+    out.reserve(run.result.pretty_size() + 1024);
     append_json_text(out, run, indent);
     return out;
 }

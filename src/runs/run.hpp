@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/compressed_text.hpp"
 #include "core/result.hpp"
 #include "core/shared_json.hpp"
 #include "core/time_format.hpp"
@@ -31,8 +32,8 @@ struct Run {
     std::optional<WallClock::time_point> started_at;
     std::optional<WallClock::time_point> finished_at;
     std::string error;
-    core::SharedJson result;  // null until there is one; "partial": true when cut short
-    std::string text_report;
+    core::SharedJson result;           // null until there is one; "partial": true when cut short
+    core::CompressedText text_report;  // deflated: the history keeps it for the agent's life
     double expected_seconds = 0;
 };
 

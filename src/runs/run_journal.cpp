@@ -51,7 +51,7 @@ std::optional<WallClock::time_point> optional_time(const json& record, const cha
 
 std::string event_line(const char* event, const Run& run) {
     json record = to_json(run);
-    record["text_report"] = run.text_report;
+    record["text_report"] = run.text_report.text();
     return json_text(json{{"event", event}, {"run", record}}) + "\n";
 }
 
@@ -232,7 +232,7 @@ void replay_lines(JournalBytes& in, size_t keep, JournalReplay& replay,
         if (record->event == "started") {
             // A started run has no result yet; an interrupted one will not get one.
             run.result = core::SharedJson();
-            run.text_report.clear();
+            run.text_report = {};
             started[run.id] = std::move(run);
             if (started.size() > kMaxInterrupted + keep) started.erase(started.begin());
         } else {
@@ -311,7 +311,7 @@ Result<Run> run_from_json(const json& record) {
     run.error = std::move(error).value();
     if (const json* result = find_member(record, "result"); result != nullptr) {
         run.result = core::SharedJson(*result);
-        if (run.result.pretty_text().size() > kMaxRestoredResultBytes)
+        if (run.result.pretty_size() > kMaxRestoredResultBytes)
             return make_error(ErrorCode::parse_error, "the result prints in more than " +
                                                           std::to_string(kMaxRestoredResultBytes) +
                                                           " bytes");

@@ -10,7 +10,8 @@ TEST_CASE("SharedJson: copies share one text instead of copying it, and give the
     const nlohmann::json value{{"value", 7}, {"flags", {"aes", "avx2"}}, {"ratio", 0.1}};
     const SharedJson result(value);
     const SharedJson copy = result;  // NOLINT(performance-unnecessary-copy-initialization)
-    CHECK(&copy.pretty_text() == &result.pretty_text());
+    CHECK(copy.shares_text_with(result));
+    CHECK_FALSE(copy.shares_text_with(SharedJson(value)));
     CHECK(copy.get() == value);
     CHECK(copy["value"] == 7);
     CHECK(copy == result);
@@ -27,5 +28,6 @@ TEST_CASE("SharedJson: its pretty text is made once and matches json_text, even 
     const nlohmann::json value{{"model", "Graviton\n2 \"x\""}, {"raw", std::string("a\xff")}};
     const SharedJson result(value);
     CHECK(result.pretty_text() == hostprobe::json_text(value, 2));
+    CHECK(result.pretty_size() == result.pretty_text().size());
     CHECK(SharedJson().pretty_text() == "null");
 }

@@ -58,7 +58,7 @@ void record_short_runs(RunJournal& journal, int first, int last) {
 TEST_CASE("a run record survives the round trip through JSON") {
     const Run run = make_run("a1", RunState::succeeded, 1);
     nlohmann::json record = to_json(run);
-    record["text_report"] = run.text_report;
+    record["text_report"] = run.text_report.text();
     auto back = run_from_json(record);
     REQUIRE(back.ok());
     CHECK(back->id == "a1");
@@ -175,7 +175,7 @@ namespace {
 // The journal line of a finished run, as record_finished writes it.
 std::string finished_line(const Run& run) {
     nlohmann::json record = to_json(run);
-    record["text_report"] = run.text_report;
+    record["text_report"] = run.text_report.text();
     return nlohmann::json{{"event", "finished"}, {"run", record}}.dump() + "\n";
 }
 
