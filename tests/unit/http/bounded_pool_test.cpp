@@ -89,16 +89,17 @@ TEST_CASE(
     };
     std::atomic<bool> requeued_alone{true};
     std::atomic<bool> requeued_behind{false};
+    std::latch asked_alone(1);
     pool.enqueue([&] {
         record("first, request 1");
         requeued_alone = pool.requeue_if_others_wait([] {});  // nobody waits yet
+        asked_alone.count_down();
         second_queued.wait();
         requeued_behind = pool.requeue_if_others_wait([&] { record("first, request 2"); });
     });
-    REQUIRE(eventually([&] {
-        std::lock_guard lock(order_mutex);
-        return !order.empty();
-    }));
+    // Only once the first has asked alone may the second come (under qemu the first's thread
+    // can be slow enough to ask after it).
+    asked_alone.wait();
     pool.enqueue([&] { record("second, request 1"); });
     second_queued.count_down();
     REQUIRE(eventually([&] { return pool.in_flight() == 0; }));

@@ -229,14 +229,13 @@ TEST_CASE("a listing's version moves with every change to a run and with nothing
     const std::string empty = fixture.runner->listing({}).version;
     CHECK(fixture.runner->listing({.probe = "light"}).version == empty);  // looking changes nothing
 
+    // Queued, then started with its progress at 0.5 (the fake probe reports it as it starts):
+    // the worker may take it before a listing could see it queued, so both are one step here.
     const auto id = fixture.runner->submit("measure", {{"block", true}}, "api")->id;
-    const std::string queued = fixture.runner->listing({}).version;
-    CHECK(queued != empty);
-    // Running and at half its progress (the fake probe reports 0.5 as it starts).
     REQUIRE(
         testing::eventually([&] { return fixture.runner->get(id)->progress == 0.5; }, 10s, 1ms));
     const auto running = fixture.runner->listing({});
-    CHECK(running.version != queued);
+    CHECK(running.version != empty);
     CHECK(fixture.runner->listing({}).version == running.version);
     fixture.measure->release();
     fixture.finished_run(id);
