@@ -28,15 +28,15 @@ TEST_CASE("compressed text gives back exactly what it was given") {
 }
 
 TEST_CASE("copies share what is kept, and pretty JSON keeps in a fraction of its size") {
-    std::string json = "{\n  \"flags\": [\n";
+    std::string pretty = "{\n  \"flags\": [\n";
     for (int i = 0; i < 400; ++i)
-        json += "    \"flag_" + std::to_string(i % 37) + "\",\n";
-    json += "    \"last\"\n  ]\n}";
-    const CompressedText kept(json);
+        pretty += "    \"flag_" + std::to_string(i % 37) + "\",\n";
+    pretty += "    \"last\"\n  ]\n}";
+    const CompressedText kept(pretty);
     const CompressedText copy = kept;  // NOLINT(performance-unnecessary-copy-initialization)
-    CHECK(copy.text() == json);
-    CHECK(copy.size() == json.size());
+    CHECK(copy.text() == pretty);
+    CHECK(copy.size() == pretty.size());
     CHECK(copy.shares_with(kept));
-    CHECK_FALSE(copy.shares_with(CompressedText(json)));
-    CHECK(kept.kept_size() * 4 < json.size());
+    CHECK_FALSE(copy.shares_with(CompressedText(pretty)));
+    CHECK(kept.kept_size() * 4 < pretty.size());
 }
