@@ -138,16 +138,12 @@ Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequ
 // being printed and compressed again (1.8 ms for 50 runs). Weak: gzip or not, same runs.
 http::Reply listing_reply(const runs::RunListing& listing, const std::string& if_none_match) {
     const std::string opaque = "\"runs-" + listing.version + "\"";
-    const std::string tag = "W/" + opaque;
-    if (http::if_none_match_hits(if_none_match, {opaque})) {
-        http::Reply unchanged;
-        unchanged.status = http::kNotModified;
-        unchanged.content_type.clear();
-        unchanged.headers = {{"ETag", tag}, {"Cache-Control", "no-cache"}};
-        return unchanged;
-    }
+    std::vector<std::pair<std::string, std::string>> validators = {{"ETag", "W/" + opaque},
+                                                                   {"Cache-Control", "no-cache"}};
+    if (http::if_none_match_hits(if_none_match, {opaque}))
+        return http::Reply::not_modified(std::move(validators));
     auto reply = http::Reply::json_from_text(runs_list_text(listing.runs));
-    reply.headers = {{"ETag", tag}, {"Cache-Control", "no-cache"}};
+    reply.headers = std::move(validators);
     return reply;
 }
 

@@ -43,10 +43,12 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         if (stop.stop_requested()) return;
         lock.unlock();
         const bool trim = due(activity_());
-        // Walks every arena and releases whole free pages, from the middle of heaps too.
-        if (trim) malloc_trim(0);
-        // Counted from here: a trim takes no page faults of its own.
-        if (trim) activity_at_trim_ = activity_();
+        if (trim) {
+            // Walks every arena and releases whole free pages, from the middle of heaps too.
+            malloc_trim(0);
+            // Counted from here: a trim takes no page faults of its own.
+            activity_at_trim_ = activity_();
+        }
         lock.lock();
         ++counts_.passes;
         if (trim) ++counts_.trims;

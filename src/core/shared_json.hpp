@@ -32,12 +32,11 @@ class SharedJson {
     std::string pretty_text() const;
     size_t pretty_size() const;
     bool shares_text_with(const SharedJson& other) const {
-        return null_ == other.null_ && pretty_text_.shares_with(other.pretty_text_);
+        return pretty_text_.shares_with(other.pretty_text_);
     }
 
   private:
-    bool null_ = true;
-    CompressedText pretty_text_;
+    CompressedText pretty_text_;  // empty when unset: json_text never prints nothing
 };
 
 }  // namespace hostprobe::core

@@ -28,6 +28,14 @@ Reply Reply::text(std::string body, std::string content_type) {
     return reply;
 }
 
+Reply Reply::not_modified(std::vector<std::pair<std::string, std::string>> headers) {
+    Reply reply;
+    reply.status = kNotModified;
+    reply.content_type.clear();
+    reply.headers = std::move(headers);
+    return reply;
+}
+
 int status_for(ErrorCode code) {
     switch (code) {
         case ErrorCode::not_found: return 404;

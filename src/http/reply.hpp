@@ -24,6 +24,8 @@ struct Reply {
     // JSON the caller has already printed (pretty, like json()); a newline is added.
     static Reply json_from_text(std::string text, int status = 200);
     static Reply text(std::string body, std::string content_type = "text/plain; charset=utf-8");
+    // 304 to a matching If-None-Match: no body and no type, the validators' headers kept.
+    static Reply not_modified(std::vector<std::pair<std::string, std::string>> headers);
 };
 
 // The one place status codes are spelled: success statuses by name, errors by their code.

@@ -22,11 +22,8 @@ Reply asset_reply(const StaticAsset& asset, const AssetRequest& request) {
     reply.headers = {{"ETag", std::string(gzip ? asset.gzip_etag : asset.etag)},
                      {"Cache-Control", "no-cache"},
                      {"Vary", std::string(kAssetVary)}};
-    if (if_none_match_hits(request.if_none_match, {asset.etag, asset.gzip_etag})) {
-        reply.status = kNotModified;
-        reply.content_type.clear();
-        return reply;
-    }
+    if (if_none_match_hits(request.if_none_match, {asset.etag, asset.gzip_etag}))
+        return Reply::not_modified(std::move(reply.headers));
     if (gzip) reply.headers.emplace_back("Content-Encoding", "gzip");
     reply.static_body = gzip ? asset.gzip_body : asset.body;
     return reply;
