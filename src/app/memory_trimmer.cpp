@@ -11,9 +11,11 @@ std::uint64_t minor_page_faults() {
     return static_cast<std::uint64_t>(usage.ru_minflt);
 }
 
-MemoryTrimmer::MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity)
+MemoryTrimmer::MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity,
+                             CodeRelease code)
     : interval_(interval),
       activity_(std::move(activity)),
+      code_(std::move(code)),
       activity_at_trim_(activity_()),
       thread_([this](std::stop_token stop) { loop(stop); }) {}
 
@@ -35,6 +37,15 @@ bool MemoryTrimmer::due(std::uint64_t activity) {
     return trim;
 }
 
+bool MemoryTrimmer::code_due() {
+    if (!code_.release) return false;
+    const std::uint64_t epoch = code_.epoch ? code_.epoch() : 0;
+    if (code_released_once_ && epoch == code_epoch_released_) return false;
+    code_released_once_ = true;
+    code_epoch_released_ = epoch;
+    return true;
+}
+
 void MemoryTrimmer::loop(std::stop_token stop) {
     std::unique_lock<std::mutex> lock(mutex_);
     // The stop_token wait wakes on request_stop; the predicate's value says nothing about why.
@@ -43,6 +54,8 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         if (stop.stop_requested()) return;
         lock.unlock();
         const bool trim = due(activity_());
+        const bool release_code = code_due();
+        if (release_code) code_.release();
         if (trim) {
             // Walks every arena and releases whole free pages, from the middle of heaps too.
             malloc_trim(0);
@@ -52,6 +65,7 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         lock.lock();
         ++counts_.passes;
         if (trim) ++counts_.trims;
+        if (release_code) ++counts_.code_releases;
     }
 }
 

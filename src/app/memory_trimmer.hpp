@@ -8,6 +8,11 @@
 // pass after (what was still in use then has been freed by now), and once a minute whatever
 // happened. An agent nobody asks anything then costs one getrusage every interval, and one a
 // page polls every few seconds reuses its arena's pages instead of faulting them in again.
+//
+// Code is released less often than heap: the pages of code and read-only data are dropped
+// (app/unwritten_pages) on the first pass, after start-up, and on the pass after a run finished.
+// Each drop costs the next requests their code's page faults again, so it is not done after
+// every burst: the page's polls would fault their code back in every few seconds.
 #pragma once
 
 #include <chrono>
@@ -22,6 +27,12 @@ namespace hostprobe::app {
 // A count that grows with what the process may have to give back (in pages).
 using ActivityCount = std::function<std::uint64_t()>;
 
+// What to release besides the heap, and when: after `epoch` moved (a finished run).
+struct CodeRelease {
+    std::function<std::uint64_t()> epoch;
+    std::function<void()> release;
+};
+
 // This process's minor page faults so far: a fault is the first touch of a page, so without
 // new faults no new page became resident.
 std::uint64_t minor_page_faults();
@@ -35,7 +46,8 @@ class MemoryTrimmer {
     static constexpr std::uint64_t kActivityWorthATrim = 64;
 
     // Starts a thread that looks every `interval`; construct it after the SignalWatcher.
-    MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity);
+    MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity,
+                  CodeRelease code = {});
     ~MemoryTrimmer();
     MemoryTrimmer(const MemoryTrimmer&) = delete;
     MemoryTrimmer& operator=(const MemoryTrimmer&) = delete;
@@ -44,15 +56,18 @@ class MemoryTrimmer {
     struct Counts {
         unsigned long passes = 0;
         unsigned long trims = 0;
+        unsigned long code_releases = 0;
     };
     Counts counts() const;
 
   private:
     void loop(std::stop_token stop);
     bool due(std::uint64_t activity);
+    bool code_due();
 
     const std::chrono::milliseconds interval_;
     const ActivityCount activity_;
+    const CodeRelease code_;
     mutable std::mutex mutex_;
     std::condition_variable_any wake_;
     Counts counts_;
@@ -60,6 +75,8 @@ class MemoryTrimmer {
     std::uint64_t activity_at_trim_ = 0;
     bool trim_once_more_ = false;
     unsigned passes_since_trim_ = 0;
+    bool code_released_once_ = false;
+    std::uint64_t code_epoch_released_ = 0;
     std::jthread thread_;  // last: starts after the members it uses exist
 };
 

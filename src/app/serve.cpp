@@ -17,6 +17,7 @@
 #include "app/orphan_reaper.hpp"
 #include "app/signal_watcher.hpp"
 #include "app/startup_facts.hpp"
+#include "app/unwritten_pages.hpp"
 #include "core/build_info.hpp"
 #include "core/strings.hpp"
 #include "ecs/metadata_fetcher.hpp"
@@ -412,10 +413,17 @@ int run_serve(const ServeConfig& config, Logger& log) {
     SignalWatcher signals(SignalContext::daemon,
                           daemon_signal_handlers(server, scheduler, runner, owned_children, log));
     // Keeps RSS near its idle size within seconds of a burst; idle, a getrusage every 2 s.
-    const MemoryTrimmer trimmer(std::chrono::seconds(2), [&runs_finished] {
-        return minor_page_faults() +
-               MemoryTrimmer::kActivityWorthATrim * runs_finished.load(std::memory_order_relaxed);
-    });
+    // Finished runs and retired serving threads free memory without page faults: they count.
+    // Code and read-only data are dropped after start-up and after each run, not after bursts.
+    const MemoryTrimmer trimmer(
+        std::chrono::seconds(2),
+        [&runs_finished, &server] {
+            return minor_page_faults() +
+                   MemoryTrimmer::kActivityWorthATrim *
+                       (runs_finished.load(std::memory_order_relaxed) + server.retired_threads());
+        },
+        CodeRelease{[&runs_finished] { return runs_finished.load(std::memory_order_relaxed); },
+                    [] { release_unwritten_pages(); }});
 
     if (auto bound = server.bind(); !bound) {
         log.error(bound.error().message);

@@ -1,18 +1,22 @@
 #include "http/bounded_pool.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 
 namespace hostprobe::http {
 
-BoundedPool::BoundedPool(size_t threads, size_t max_connections)
+BoundedPool::BoundedPool(size_t threads, size_t max_connections,
+                         std::chrono::milliseconds idle_retirement)
     : thread_count_(std::max<size_t>(1, threads)),
-      max_connections_(std::max<size_t>(1, max_connections)) {}
+      max_connections_(std::max<size_t>(1, max_connections)),
+      idle_retirement_(idle_retirement) {}
 
 void BoundedPool::start() {
     std::lock_guard lock(mutex_);
-    if (!threads_.empty() || shutting_down_) return;
-    for (size_t i = 0; i < thread_count_; ++i)
-        threads_.emplace_back([this] { work(); });
+    if (shutting_down_) return;
+    started_ = true;
+    spawn_if_work_lacks_a_thread();
 }
 
 BoundedPool::~BoundedPool() {
@@ -20,11 +24,19 @@ BoundedPool::~BoundedPool() {
 }
 
 void BoundedPool::enqueue(std::function<void()> connection) {
-    std::unique_lock lock(mutex_);
-    slot_free_.wait(lock, [this] { return in_flight_ < max_connections_ || released_; });
-    ++in_flight_;
-    pending_.push_back(std::move(connection));
-    work_available_.notify_one();
+    std::vector<std::thread> exited;
+    {
+        std::unique_lock lock(mutex_);
+        slot_free_.wait(lock, [this] { return in_flight_ < max_connections_ || released_; });
+        ++in_flight_;
+        pending_.push_back(std::move(connection));
+        spawn_if_work_lacks_a_thread();
+        work_available_.notify_one();
+        exited.swap(exited_);
+    }
+    // Retired threads have left work(); joining only waits for the end of their exit.
+    for (auto& thread : exited)
+        thread.join();
 }
 
 bool BoundedPool::requeue_if_others_wait(std::function<void()> next_request) {
@@ -41,7 +53,11 @@ void BoundedPool::shutdown() {
         std::lock_guard lock(mutex_);
         shutting_down_ = true;
         released_ = true;
-        joining.swap(threads_);
+        for (auto& [id, thread] : threads_)
+            joining.push_back(std::move(thread));
+        threads_.clear();
+        std::move(exited_.begin(), exited_.end(), std::back_inserter(joining));
+        exited_.clear();
     }
     work_available_.notify_all();
     slot_free_.notify_all();
@@ -62,22 +78,56 @@ size_t BoundedPool::in_flight() const {
     return in_flight_;
 }
 
+size_t BoundedPool::live_threads() const {
+    std::lock_guard lock(mutex_);
+    return threads_.size();
+}
+
+std::uint64_t BoundedPool::retirements() const {
+    std::lock_guard lock(mutex_);
+    return retirements_;
+}
+
+// Work queued beyond what idle threads will take gets a new thread, while there is room.
+// Before start() nothing starts: threads made earlier than the SignalWatcher would not have
+// the shutdown signals blocked (later ones inherit the mask of the thread that enqueues).
+void BoundedPool::spawn_if_work_lacks_a_thread() {
+    if (!started_ || shutting_down_) return;
+    if (pending_.size() <= idle_ || threads_.size() >= thread_count_) return;
+    // The new thread waits for mutex_, held here, before it looks at anything.
+    std::thread thread([this] { work(); });
+    const auto id = thread.get_id();
+    threads_.emplace(id, std::move(thread));
+}
+
+void BoundedPool::retire_this_thread() {
+    auto node = threads_.extract(std::this_thread::get_id());
+    if (!node.empty()) exited_.push_back(std::move(node.mapped()));
+    ++retirements_;
+}
+
 // Queued connections are still served after shutdown(), as cpp-httplib's own pool does.
 void BoundedPool::work() {
+    // Named for top -H, perf and the tests that watch serving threads come and go.
+    pthread_setname_np(pthread_self(), kThreadName);
+    std::unique_lock lock(mutex_);
     while (true) {
-        std::function<void()> connection;
-        {
-            std::unique_lock lock(mutex_);
-            work_available_.wait(lock, [this] { return shutting_down_ || !pending_.empty(); });
-            if (pending_.empty()) return;
-            connection = std::move(pending_.front());
-            pending_.pop_front();
+        ++idle_;
+        const bool has_work = work_available_.wait_for(
+            lock, idle_retirement_, [this] { return shutting_down_ || !pending_.empty(); });
+        --idle_;
+        if (!has_work) {
+            retire_this_thread();
+            return;
         }
+        if (pending_.empty()) return;  // shutting down
+        auto connection = std::move(pending_.front());
+        pending_.pop_front();
+        lock.unlock();
         connection();
-        {
-            std::lock_guard lock(mutex_);
-            --in_flight_;
-        }
+        connection = nullptr;  // what the connection held goes before the slot is freed
+        lock.lock();
+        --in_flight_;
         slot_free_.notify_one();
     }
 }

@@ -357,6 +357,10 @@ void HttpServer::stop() {
     server_->stop();
 }
 
+std::uint64_t HttpServer::retired_threads() const {
+    return pool_->retirements();
+}
+
 size_t HttpServer::drain(std::chrono::steady_clock::time_point deadline) {
     while (serving_ && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -54,6 +55,8 @@ class HttpServer {
     // still open (a request still arriving, a client that trickles, an idle keep-alive), so that
     // serve() returns promptly. Returns how many it ended.
     size_t drain(std::chrono::steady_clock::time_point deadline);
+    // Serving threads that ended after a while without work (each leaves memory to trim).
+    std::uint64_t retired_threads() const;
 
   private:
     ServerOptions options_;

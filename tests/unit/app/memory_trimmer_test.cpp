@@ -71,3 +71,24 @@ TEST_CASE("this process's minor page faults grow when it touches new memory") {
     // At least one: with transparent huge pages one fault can bring in 2 MiB.
     CHECK(minor_page_faults() > before);
 }
+
+TEST_CASE("code is released on the first pass and after each new epoch, not on every pass") {
+    std::atomic<std::uint64_t> epoch{0};
+    std::atomic<int> releases{0};
+    std::atomic<std::uint64_t> activity{0};
+    const MemoryTrimmer trimmer(
+        1ms, [&] { return activity += MemoryTrimmer::kActivityWorthATrim; },
+        CodeRelease{[&] { return epoch.load(); }, [&] { ++releases; }});
+    // The first pass releases what start-up ran; passes with heap bursts do not.
+    REQUIRE(
+        hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 20; }, 10s, 1ms));
+    CHECK(releases == 1);
+    CHECK(trimmer.counts().code_releases == 1);
+    // A finished run moves the epoch: one release more at the next pass.
+    epoch = 1;
+    REQUIRE(hostprobe::testing::eventually([&] { return releases == 2; }, 10s, 1ms));
+    const auto passes = trimmer.counts().passes;
+    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= passes + 20; },
+                                           10s, 1ms));
+    CHECK(releases == 2);
+}

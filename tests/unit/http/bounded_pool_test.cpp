@@ -110,3 +110,53 @@ TEST_CASE(
     pool.shutdown();
     CHECK_FALSE(pool.requeue_if_others_wait([] {}));
 }
+
+TEST_CASE("threads start when work comes, up to the pool's size, and end after idling") {
+    BoundedPool pool(2, 8, 100ms);
+    pool.start();
+    CHECK(pool.live_threads() == 0);  // an agent nobody asked anything has no serving thread
+
+    // Three connections that each hold a thread: two run at once, the third waits for one.
+    std::latch release(1);
+    std::atomic<int> running{0};
+    std::atomic<int> done{0};
+    for (int i = 0; i < 3; ++i)
+        pool.enqueue([&] {
+            ++running;
+            release.wait();
+            ++done;
+        });
+    REQUIRE(eventually([&] { return running.load() == 2; }));
+    CHECK(pool.live_threads() == 2);
+    CHECK(running.load() == 2);
+    release.count_down();
+    REQUIRE(eventually([&] { return done.load() == 3; }));
+
+    // Without work both end (glibc then frees their stacks' pages and their caches of chunks).
+    REQUIRE(eventually([&] { return pool.live_threads() == 0; }, 10s));
+    CHECK(pool.retirements() == 2);
+    CHECK(pool.in_flight() == 0);
+
+    // Work after that is served by a new thread.
+    std::atomic<bool> served{false};
+    pool.enqueue([&] { served = true; });
+    REQUIRE(eventually([&] { return served.load(); }));
+    CHECK(pool.live_threads() <= 1);
+    pool.shutdown();
+    CHECK(pool.live_threads() == 0);
+}
+
+TEST_CASE("a busy pool keeps its threads: only a wait without work ends one") {
+    BoundedPool pool(1, 8, 2s);
+    pool.start();
+    std::atomic<int> served{0};
+    // A connection every 50 ms for half a second: the one thread never idles 2 s.
+    for (int i = 0; i < 10; ++i) {
+        pool.enqueue([&] { ++served; });
+        REQUIRE(eventually([&] { return served.load() == i + 1; }));
+        std::this_thread::sleep_for(50ms);  // the gap between requests is what is tested
+    }
+    CHECK(pool.retirements() == 0);
+    CHECK(pool.live_threads() == 1);
+    pool.shutdown();
+}

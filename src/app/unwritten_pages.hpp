@@ -1,0 +1,41 @@
+// Gives back the pages of code and read-only data that nothing runs any more. The kernel keeps
+// a file's pages mapped once touched, so what start-up or a finished run executed (libcrypto's
+// ciphers, a probe's code, the dynamic linker's symbol tables) stays in the agent's RSS for
+// good. Pages of a loaded object that no write can have touched are the file's own: dropping
+// them from our page tables (MADV_DONTNEED) loses nothing, they stay in the page cache, and
+// what runs again faults them back in (a minor fault per 64 KiB). Pages that were written
+// (relocated data made read-only after load, RELRO) are private copies and are never dropped.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace hostprobe::app {
+
+struct AddressRange {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;  // past the last byte
+    bool operator==(const AddressRange&) const = default;
+};
+
+// One PT_LOAD segment of a loaded object, at its address in this process.
+struct LoadedSegment {
+    AddressRange range;
+    bool writable = false;
+};
+
+// The whole pages of the segments that are not writable, less every page that a writable
+// segment or `written` (the RELRO ranges) shares: rounded inward, sorted, adjacent ones merged.
+std::vector<AddressRange> unwritten_pages(const std::vector<LoadedSegment>& segments,
+                                          const std::vector<AddressRange>& written,
+                                          std::uintptr_t page_size);
+
+// Those pages of every object loaded in this process (dl_iterate_phdr). Left alone: the vDSO,
+// and objects with text relocations (their code was written at load).
+std::vector<AddressRange> unwritten_pages_of_loaded_objects();
+
+// Drops them from this process's page tables; returns the bytes advised.
+std::size_t release_unwritten_pages();
+
+}  // namespace hostprobe::app

@@ -1,0 +1,125 @@
+#include "app/unwritten_pages.hpp"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace hostprobe::app;
+
+namespace {
+
+constexpr std::uintptr_t kPage = 0x1000;
+
+// Resident KiB of this process's executable file mappings (/proc/self/smaps).
+long resident_code_kib() {
+    std::ifstream smaps("/proc/self/smaps");
+    const std::regex mapping(R"(^[0-9a-f]+-[0-9a-f]+ (\S{4}) \S+ \S+ \S+\s*(.*)$)");
+    long total = 0;
+    bool counted = false;
+    std::string line;
+    while (std::getline(smaps, line)) {
+        std::smatch match;
+        if (std::regex_match(line, match, mapping))
+            counted = match[1].str()[2] == 'x' && match[2].str().rfind('/', 0) == 0;
+        else if (counted && line.rfind("Rss:", 0) == 0)
+            total += std::stol(line.substr(4));
+    }
+    return total;
+}
+
+}  // namespace
+
+TEST_CASE("unwritten pages: whole pages of read-only segments, rounded inward") {
+    // Code from 0x10010 to 0x13ff0: only its three whole pages.
+    const auto pages = unwritten_pages({{{0x10010, 0x13ff0}, false}}, {}, kPage);
+    CHECK(pages == std::vector<AddressRange>{{0x11000, 0x13000}});
+    // Less than a page: nothing.
+    CHECK(unwritten_pages({{{0x10010, 0x10ff0}, false}}, {}, kPage).empty());
+}
+
+TEST_CASE("unwritten pages: writable segments and RELRO are never included, nor pages they share") {
+    const std::vector<LoadedSegment> segments = {
+        {{0x0, 0x4000}, false},     // headers and read-only data
+        {{0x4000, 0x9000}, false},  // code
+        {{0x9000, 0xc800}, false},  // read-only data
+        {{0xc800, 0xf000}, true},   // data, its first page shared with the read-only data's last
+    };
+    // Relocated at load then made read-only: in the writable segment, and reaching into the
+    // code's last page here to show it is cut wherever it lies.
+    const std::vector<AddressRange> relro = {{0x8800, 0x8900}};
+    const auto pages = unwritten_pages(segments, relro, kPage);
+    CHECK(pages == std::vector<AddressRange>{{0x0, 0x8000}, {0x9000, 0xc000}});
+    for (const auto& range : pages) {
+        CHECK(range.begin % kPage == 0);
+        CHECK(range.end % kPage == 0);
+    }
+}
+
+TEST_CASE("this process's loaded objects have unwritten pages, none writable or in RELRO") {
+    const auto pages = unwritten_pages_of_loaded_objects();
+    REQUIRE_FALSE(pages.empty());
+    // Every range lies in a mapping /proc/self/maps shows without write permission.
+    struct Mapping {
+        std::uintptr_t begin, end;
+        bool writable;
+    };
+    std::vector<Mapping> mappings;
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        Mapping mapping{};
+        char permissions[5] = {};
+        if (std::sscanf(line.c_str(), "%lx-%lx %4s", &mapping.begin, &mapping.end, permissions) ==
+            3) {
+            mapping.writable = permissions[1] == 'w';
+            mappings.push_back(mapping);
+        }
+    }
+    for (const auto& range : pages) {
+        for (const auto& mapping : mappings) {
+            const bool overlaps = range.begin < mapping.end && mapping.begin < range.end;
+            CHECK_FALSE((overlaps && mapping.writable));
+        }
+    }
+}
+
+TEST_CASE("released code pages come back when they run again, also under running threads") {
+    // Threads keep running library code (regex: libstdc++; strings: libc) while the pages are
+    // dropped many times: what runs faults its pages back in and computes the same.
+    std::atomic<bool> stop{false};
+    std::atomic<long> wrong{0};
+    std::vector<std::thread> workers;
+    for (int i = 0; i < 2; ++i)
+        workers.emplace_back([&] {
+            const std::regex number(R"((\d+)\.(\d+))");
+            while (!stop) {
+                std::smatch match;
+                const std::string text = "version 12.34";
+                if (!std::regex_search(text, match, number) || match[1] != "12" ||
+                    std::to_string(std::stoi(match[2]) + 1) != "35")
+                    ++wrong;
+            }
+        });
+    std::size_t released = 0;
+    for (int i = 0; i < 50; ++i)
+        released += release_unwritten_pages();
+    stop = true;
+    for (auto& worker : workers)
+        worker.join();
+    CHECK(released > 0);
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("releasing unwritten pages lowers this process's resident code") {
+    const long before = resident_code_kib();
+    release_unwritten_pages();
+    const long after = resident_code_kib();
+    INFO("resident code before " << before << " KiB, after " << after << " KiB");
+    // What this very test runs between the release and the reading comes back, little else.
+    CHECK(after < before / 2);
+}
