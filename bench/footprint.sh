@@ -66,6 +66,10 @@ def report(name, value, unit, target, ok):
 ROUNDS = int(os.environ.get("FOOTPRINT_ROUNDS", "3"))
 # Idle means after the agent's memory trimmer has run (every 2 s, src/app/memory_trimmer).
 TRIM_WAIT = 2.5
+# ... and after its serving threads have ended (5 s without a connection, http::BoundedPool),
+# then the trimmer's next pass: an agent Prometheus scrapes every 15 s is like that between
+# scrapes.
+IDLE_WAIT = 5 + TRIM_WAIT + 0.5
 # The trimmer drops the pages of code and read-only data on its first pass and after each run
 # (src/app/unwritten_pages): every endpoint is scraped after that, so the RSS counts all the
 # code they run (scraped before it, the drop would hide theirs too).
@@ -151,7 +155,7 @@ for round_number in range(ROUNDS):
         time.sleep(0.001)
     wait_for_code_release()
     page_bytes = scrape_every_endpoint(port)
-    time.sleep(TRIM_WAIT)
+    time.sleep(IDLE_WAIT)
     rss, anon = memory_kib(process.pid)
     idle_rss.append(rss / 1024)
     idle_anon.append(anon / 1024)
@@ -302,6 +306,11 @@ try:
     before = {name: cpu_seconds(process.pid) for name, process in agents.items()}
     time.sleep(TASK_SECONDS)
     used = {name: cpu_seconds(process.pid) - before[name] for name, process in agents.items()}
+    # Each scraped once more after the trimmer dropped start-up's code: the RSS then counts
+    # what serving runs, and for the readers what reading runs.
+    for port in ports.values():
+        scrape_every_endpoint(port)
+    time.sleep(IDLE_WAIT)
     rss = {name: memory_kib(process.pid)[0] / 1024 for name, process in agents.items()}
     per_read = max(used["every second"] - used["outside"], 0) / TASK_SECONDS
     per_hour = per_read * 360
@@ -352,7 +361,7 @@ try:
         time.sleep(0.001)
     wait_for_code_release()
     scrape_every_endpoint(port)
-    time.sleep(TRIM_WAIT)
+    time.sleep(IDLE_WAIT)
     idle, _ = memory_kib(process.pid)
     after = {}
     for body, seconds in (
@@ -365,13 +374,13 @@ try:
         post_run(port, body, seconds)
         wait_for_code_release()
         scrape_every_endpoint(port)
-        time.sleep(TRIM_WAIT)
+        time.sleep(IDLE_WAIT)
         after[body["probe"]] = memory_kib(process.pid)[0]
     for _ in range(100):
         post_run(port, {"probe": "cpu"}, 10)
     wait_for_code_release()
     scrape_every_endpoint(port)
-    time.sleep(TRIM_WAIT)
+    time.sleep(IDLE_WAIT)
     full, _ = memory_kib(process.pid)
 finally:
     stop(process)
