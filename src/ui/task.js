@@ -1,4 +1,4 @@
-// The ECS task card from GET /v1/host's live.task (refreshed with the host card, every 5 s):
+// The ECS task card from GET /v1/host's live.task (refreshed with the host card, every 10 s):
 // one bar per container of the cores it used against the task's CPU limit and one of its memory
 // working set against its limit, its network and block I/O, processes, page faults and image, the task's CPU saturation over the last minute (derived: ECS's
 // own throttling_data stays 0) beside this sidecar's own throttling, and the warnings.

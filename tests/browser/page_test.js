@@ -413,9 +413,9 @@ testCase('idle, each tick asks for the host, then the run list on the same conne
     }
   });
   await loaded(page);
-  // Two ticks (5 s apart) after the first load's requests.
+  // Two ticks (10 s apart) after the first load's requests.
   const since = answers.length;
-  const deadline = Date.now() + 20000;
+  const deadline = Date.now() + 35000;
   while (answers.slice(since).filter((answer) => answer.path.startsWith('/v1/runs?')).length < 2 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -433,6 +433,36 @@ testCase('idle, each tick asks for the host, then the run list on the same conne
   check(lists.length <= hosts + 1, `${lists.length} run lists for ${hosts} host answers`);
   await cdp.detach();
   await closePage(session, 'idle ticks');
+});
+
+testCase('a hidden page does not poll the agent; shown again, it asks at once', async ({ browser, live }) => {
+  const session = await openPage(browser, live);
+  const { page } = session;
+  const hostAsked = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/v1/host') hostAsked.push(Date.now());
+  });
+  await loaded(page);
+  // What the browser does when the tab goes to the background.
+  const setHidden = (hidden) => page.evaluate((value) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => value });
+    document.dispatchEvent(new Event('visibilitychange'));
+  }, hidden);
+  await setHidden(true);
+  const hiddenAt = Date.now();
+  // Longer than a tick (10 s): a page that still polled would have asked by now.
+  await new Promise((resolve) => setTimeout(resolve, 12000));
+  check(hostAsked.filter((at) => at > hiddenAt + 500).length === 0,
+    `hidden, the page asked for the host ${hostAsked.filter((at) => at > hiddenAt + 500).length} times`);
+  const shownAt = Date.now();
+  await setHidden(false);
+  const deadline = Date.now() + 5000;
+  while (!hostAsked.some((at) => at >= shownAt) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const asked = hostAsked.find((at) => at >= shownAt);
+  check(asked !== undefined && asked - shownAt < 2000, `shown again, the host was asked after ${asked - shownAt} ms`);
+  await closePage(session, 'hidden page');
 });
 
 testCase('--auth-reads: the page asks for the token, a wrong one is refused in words, the right one works', async ({ browser, authed }) => {
