@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <system_error>
 
 namespace hostprobe::http {
 
@@ -95,9 +96,14 @@ void BoundedPool::spawn_if_work_lacks_a_thread() {
     if (!started_ || shutting_down_) return;
     if (pending_.size() <= idle_ || threads_.size() >= thread_count_) return;
     // The new thread waits for mutex_, held here, before it looks at anything.
-    std::thread thread([this] { work(); });
-    const auto id = thread.get_id();
-    threads_.emplace(id, std::move(thread));
+    try {
+        std::thread thread([this] { work(); });
+        const auto id = thread.get_id();
+        threads_.emplace(id, std::move(thread));
+    } catch (const std::system_error&) {
+        // No thread to be had (the task's pids limit): the work waits for a thread that
+        // frees, and the next connection tries again.
+    }
 }
 
 void BoundedPool::retire_this_thread() {
