@@ -90,7 +90,9 @@ TEST_CASE("every system test gives a plausible positive figure in 0.2 s") {
         CHECK(measured->copies == 1);
         CHECK(measured->value > plausible_floor(test.name));
         CHECK(measured->value < 1e12);
-        CHECK(measured->seconds > 0.15);
+        // Each copy's clock starts when it starts working, after its deadline was set: a helper
+        // at nice 10 on a loaded machine can start 50 ms late (CI saw 0.148 s for file copy).
+        CHECK(measured->seconds > 0.1);
         CHECK(measured->seconds < 10);  // an exec or a script may end past the deadline
         CHECK(testing::entry_count(work.root()) == 0);
         CHECK(app::current_children().empty());
