@@ -48,7 +48,9 @@ bool has_text_relocations(const dl_phdr_info& object) {
 
 struct Collected {
     std::uintptr_t page_size = 4096;
+    bool release = false;  // madvise each object's pages while dl_iterate_phdr holds it
     std::vector<AddressRange> pages;
+    std::size_t released = 0;
 };
 
 int collect_object(dl_phdr_info* object, size_t, void* data) {
@@ -69,7 +71,17 @@ int collect_object(dl_phdr_info* object, size_t, void* data) {
         if (header.p_type == PT_GNU_RELRO) written.push_back(range);
     }
     const auto pages = unwritten_pages(segments, written, collected.page_size);
-    collected.pages.insert(collected.pages.end(), pages.begin(), pages.end());
+    if (!collected.release) {
+        collected.pages.insert(collected.pages.end(), pages.begin(), pages.end());
+        return 0;
+    }
+    // Here, not after the walk: dl_iterate_phdr holds the loader's lock, so no object can be
+    // unloaded and its addresses reused (by the heap) between finding its pages and dropping them.
+    for (const auto& range : pages) {
+        const std::size_t length = range.end - range.begin;
+        if (::madvise(reinterpret_cast<void*>(range.begin), length, MADV_DONTNEED) == 0)
+            collected.released += length;
+    }
     return 0;
 }
 
@@ -103,22 +115,25 @@ std::vector<AddressRange> unwritten_pages(const std::vector<LoadedSegment>& segm
     return merged;
 }
 
-std::vector<AddressRange> unwritten_pages_of_loaded_objects() {
+namespace {
+
+Collected walk_loaded_objects(bool release) {
     Collected collected;
+    collected.release = release;
     const long page_size = ::sysconf(_SC_PAGESIZE);
     if (page_size > 0) collected.page_size = static_cast<std::uintptr_t>(page_size);
     dl_iterate_phdr(collect_object, &collected);
-    return collected.pages;
+    return collected;
+}
+
+}  // namespace
+
+std::vector<AddressRange> unwritten_pages_of_loaded_objects() {
+    return walk_loaded_objects(false).pages;
 }
 
 std::size_t release_unwritten_pages() {
-    std::size_t released = 0;
-    for (const auto& range : unwritten_pages_of_loaded_objects()) {
-        const std::size_t length = range.end - range.begin;
-        if (::madvise(reinterpret_cast<void*>(range.begin), length, MADV_DONTNEED) == 0)
-            released += length;
-    }
-    return released;
+    return walk_loaded_objects(true).released;
 }
 
 }  // namespace hostprobe::app

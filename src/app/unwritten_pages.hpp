@@ -35,7 +35,9 @@ std::vector<AddressRange> unwritten_pages(const std::vector<LoadedSegment>& segm
 // and objects with text relocations (their code was written at load).
 std::vector<AddressRange> unwritten_pages_of_loaded_objects();
 
-// Drops them from this process's page tables; returns the bytes advised.
+// Drops them from this process's page tables, each object's while the dynamic linker cannot
+// unload it; returns the bytes advised. (A debugger's breakpoints in them would be lost: only
+// `serve`'s trimmer calls this.)
 std::size_t release_unwritten_pages();
 
 }  // namespace hostprobe::app
