@@ -129,8 +129,11 @@ def wrk_metrics(port, seconds):
     match = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     if match:
         errors += sum(int(x) for x in match.groups())
-    return (latency_ms(re.search(r"99%\s+(\S+)", out).group(1)),
-            int(re.search(r"(\d+) requests in", out).group(1)), errors)
+    p99 = re.search(r"99%\s+([\d.]+[a-z]+)", out)
+    requests = re.search(r"(\d+) requests in", out)
+    if not p99 or not requests:
+        sys.exit("wrk printed no latency or request count:\n" + out)
+    return latency_ms(p99.group(1)), int(requests.group(1)), errors
 
 starts, idle_rss, idle_anon, p99s = [], [], [], []
 for round_number in range(ROUNDS):
