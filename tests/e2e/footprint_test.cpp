@@ -4,13 +4,14 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "http/bounded_pool.hpp"
 #include "support/daemon.hpp"
 #include "support/eventually.hpp"
+#include "support/resident_memory.hpp"
 #include "support/skip.hpp"
 
 using namespace hostprobe::testing;
@@ -18,45 +19,15 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// Resident KiB of the executable mappings of files whose name contains `library`, from
-// /proc/<pid>/smaps; -1 when no such mapping is there.
-long resident_code_kib(int pid, const std::string& library) {
-    std::ifstream smaps("/proc/" + std::to_string(pid) + "/smaps");
-    const std::regex mapping(R"(^[0-9a-f]+-[0-9a-f]+ (\S{4}) \S+ \S+ \S+\s*(.*)$)");
-    long total = -1;
-    bool counted = false;
-    std::string line;
-    while (std::getline(smaps, line)) {
-        std::smatch match;
-        if (std::regex_match(line, match, mapping)) {
-            counted = match[1].str()[2] == 'x' && match[2].str().find(library) != std::string::npos;
-            if (counted && total < 0) total = 0;
-        } else if (counted && line.rfind("Rss:", 0) == 0) {
-            total += std::stol(line.substr(4));
-        }
-    }
-    return total;
-}
-
-// RssAnon of /proc/<pid>/status in KiB; -1 when unreadable.
-long anonymous_kib(int pid) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    while (std::getline(status, line)) {
-        if (line.rfind("RssAnon:", 0) == 0) return std::stol(line.substr(8));
-    }
-    return -1;
-}
-
 // Threads of a process that serve HTTP (named so by the pool).
-int serving_threads(int pid) {
+int serving_threads(const std::string& pid) {
     int count = 0;
-    const std::filesystem::path tasks = "/proc/" + std::to_string(pid) + "/task";
+    const std::filesystem::path tasks = "/proc/" + pid + "/task";
     std::error_code error;
     for (const auto& task : std::filesystem::directory_iterator(tasks, error)) {
         std::ifstream comm(task.path() / "comm");
         std::string name;
-        if (std::getline(comm, name) && name == "http-worker") ++count;
+        if (std::getline(comm, name) && name == hostprobe::http::BoundedPool::kThreadName) ++count;
     }
     return count;
 }
@@ -79,7 +50,7 @@ TEST_CASE("what a burst of answers allocated goes back to the system within seco
         REQUIRE(answer);
         REQUIRE(answer->status == 200);
     };
-    const int pid = daemon.process.pid();
+    const std::string pid = std::to_string(daemon.process.pid());
     // Settled: the same figure twice, a trimmer's pass apart.
     auto settled_anonymous_kib = [&] {
         long settled = -1;
@@ -135,7 +106,7 @@ TEST_CASE("an idle agent has not loaded OpenSSL's error strings, which only TLS 
         REQUIRE(answer);
         CHECK(answer->status == 200);
     }
-    const long libcrypto_kib = resident_code_kib(daemon.process.pid(), "libcrypto");
+    const long libcrypto_kib = resident_code_kib(std::to_string(daemon.process.pid()), "libcrypto");
     INFO("libcrypto's code resident: " << libcrypto_kib << " KiB");
     REQUIRE(libcrypto_kib >= 0);
     CHECK(libcrypto_kib < 1024);
@@ -147,7 +118,7 @@ TEST_CASE("what a finished run ran leaves the agent's RSS: libcrypto's ciphers, 
     // them back in. Before, a cipher run left about 2 MiB of libcrypto resident for good.
     Daemon daemon;
     auto client = daemon.client();
-    const int pid = daemon.process.pid();
+    const std::string pid = std::to_string(daemon.process.pid());
     auto run = client.Post(
         "/v1/runs?wait=60",
         R"({"probe": "cipher", "params": {"ciphers": ["aes-128-gcm", "chacha20"], "seconds": 0.2}})",
@@ -158,6 +129,7 @@ TEST_CASE("what a finished run ran leaves the agent's RSS: libcrypto's ciphers, 
     CHECK(eventually([&] { return (libcrypto_kib = resident_code_kib(pid, "libcrypto")) < 512; },
                      20s, 100ms));
     INFO("libcrypto's code resident after the run: " << libcrypto_kib << " KiB");
+    CHECK(libcrypto_kib >= 0);
     CHECK(libcrypto_kib < 512);
     // Everything still answers, its code faulted back in.
     for (const char* path : {"/metrics", "/v1/host", "/v1/runs", "/openapi.json", "/"}) {

@@ -11,35 +11,14 @@
 #include <thread>
 #include <vector>
 
+#include "support/resident_memory.hpp"
+
 using namespace hostprobe::app;
+using hostprobe::testing::resident_code_kib;
 
 namespace {
 
 constexpr std::uintptr_t kPage = 0x1000;
-
-// Resident KiB of this process's executable file mappings (/proc/self/smaps), read with little
-// code of its own (the reading's code faults back in before it is counted).
-long resident_code_kib() {
-    FILE* smaps = std::fopen("/proc/self/smaps", "r");
-    if (smaps == nullptr) return -1;
-    long total = 0;
-    bool counted = false;
-    char line[512];
-    while (std::fgets(line, sizeof line, smaps) != nullptr) {
-        unsigned long begin = 0;
-        unsigned long end = 0;
-        char permissions[5] = {};
-        char path[256] = {};
-        long kib = 0;
-        if (std::sscanf(line, "%lx-%lx %4s %*s %*s %*s %255s", &begin, &end, permissions, path) >=
-            3)
-            counted = permissions[2] == 'x' && path[0] == '/';
-        else if (counted && std::sscanf(line, "Rss: %ld", &kib) == 1)
-            total += kib;
-    }
-    std::fclose(smaps);
-    return total;
-}
 
 }  // namespace
 
