@@ -60,3 +60,20 @@ TEST_CASE("the repair agrees with the JSON output's, byte for byte") {
         CHECK(is_valid_utf8(text) == (repaired == text));
     }
 }
+
+TEST_CASE("a bad byte is found wherever it lies in long ASCII text, word-aligned or not") {
+    // The check reads eight bytes at a time: every position, the tail after the last word too.
+    const std::string ascii(37, 'a');
+    CHECK(is_valid_utf8(ascii));
+    for (size_t at = 0; at < ascii.size(); ++at) {
+        std::string bad = ascii;
+        bad[at] = '\xFF';
+        INFO("bad byte at " << at);
+        CHECK_FALSE(is_valid_utf8(bad));
+        std::string good = ascii;
+        good.replace(at, 1, "\xC3\xA9");  // é
+        CHECK(is_valid_utf8(good));
+        good.replace(at, 2, "\xC3");  // its lead alone
+        CHECK_FALSE(is_valid_utf8(good));
+    }
+}
