@@ -136,14 +136,32 @@ Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequ
 // The page lists runs every few seconds, and the list rarely changes between two looks: an
 // ETag of the runs' version lets a browser ask "still this?" and get a 304 without the list
 // being printed and compressed again (1.8 ms for 50 runs). Weak: gzip or not, same runs.
-http::Reply listing_reply(const runs::RunListing& listing, const std::string& if_none_match) {
-    const std::string opaque = "\"runs-" + listing.version + "\"";
-    std::vector<std::pair<std::string, std::string>> validators = {{"ETag", "W/" + opaque},
-                                                                   {"Cache-Control", "no-cache"}};
-    if (http::if_none_match_hits(if_none_match, {opaque}))
-        return http::Reply::not_modified(std::move(validators));
-    auto reply = http::Reply::json_from_text(runs_list_text(listing.runs));
-    reply.headers = std::move(validators);
+std::vector<std::pair<std::string, std::string>> listing_validators(const std::string& version) {
+    return {{"ETag", "W/\"runs-" + version + "\""}, {"Cache-Control", "no-cache"}};
+}
+
+// What identifies a filter's listing in the cache.
+std::string filter_key(const runs::RunFilter& filter) {
+    return filter.probe.value_or("") + "\n" + (filter.state ? runs::to_string(*filter.state) : "") +
+           "\n" + std::to_string(filter.limit);
+}
+
+http::Reply listing_reply(const RunsApiContext& context, const runs::RunFilter& filter,
+                          const std::string& if_none_match) {
+    std::string version = context.runner.listing_version();
+    if (http::if_none_match_hits(if_none_match, {"\"runs-" + version + "\""}))
+        return http::Reply::not_modified(listing_validators(version));
+    const std::string key = filter_key(filter);
+    std::shared_ptr<const std::string> text =
+        context.listings ? context.listings->find(key, version) : nullptr;
+    if (!text) {
+        auto listing = context.runner.listing(filter);
+        version = std::move(listing.version);  // newer, when a run changed in between
+        text = std::make_shared<const std::string>(runs_list_text(listing.runs));
+        if (context.listings) context.listings->store(key, version, text);
+    }
+    auto reply = http::Reply::json_from_text(*text);
+    reply.headers = listing_validators(version);
     return reply;
 }
 
@@ -170,8 +188,7 @@ Result<http::Reply> list_runs(const RunsApiContext& context, const http::RouteRe
         }
         filter.limit = *parsed;
     }
-    return listing_reply(context.runner.listing(filter),
-                         request.http.get_header_value("If-None-Match"));
+    return listing_reply(context, filter, request.http.get_header_value("If-None-Match"));
 }
 
 Result<http::Reply> cancel_run(const RunsApiContext& context, const http::RouteRequest& request) {

@@ -2,6 +2,7 @@
 // runner, map errors to status codes.
 #pragma once
 
+#include "api/listing_cache.hpp"
 #include "api/rate_limiter.hpp"
 #include "api/wait_slots.hpp"
 #include "http/http_server.hpp"
@@ -19,6 +20,7 @@ struct RunsApiContext {
     double max_wait_seconds = 600;
     size_t max_body_bytes =
         http::ServerOptions{}.max_body_bytes;  // as served: the document says it
+    ListingCache* listings = nullptr;          // rendered listings; none kept when null
 };
 
 // The context must outlive the router.

@@ -12,10 +12,11 @@ std::uint64_t minor_page_faults() {
 }
 
 MemoryTrimmer::MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity,
-                             CodeRelease code)
+                             CodeRelease code, CacheRelease caches)
     : interval_(interval),
       activity_(std::move(activity)),
       code_(std::move(code)),
+      caches_(std::move(caches)),
       activity_at_trim_(activity_()),
       thread_([this](std::stop_token stop) { loop(stop); }) {}
 
@@ -53,7 +54,12 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         wake_.wait_for(lock, stop, interval_, [] { return false; });
         if (stop.stop_requested()) return;
         lock.unlock();
-        const bool trim = due(activity_());
+        const bool dropped = caches_ && caches_();
+        bool trim = due(activity_());
+        if (dropped && !trim) {
+            trim = true;
+            passes_since_trim_ = 0;
+        }
         const bool release_code = code_due();
         if (release_code) code_.release();
         if (trim) {

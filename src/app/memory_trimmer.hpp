@@ -9,6 +9,9 @@
 // happened. An agent nobody asks anything then costs one getrusage every interval, and one a
 // page polls every few seconds reuses its arena's pages instead of faulting them in again.
 //
+// Caches the serving keeps (rendered run listings) are dropped on the first pass nobody used
+// them, and that pass trims.
+//
 // Code is released less often than heap: the pages of code and read-only data are dropped
 // (app/unwritten_pages) on the first pass, after start-up, and on the pass after a run finished.
 // Each drop costs the next requests their code's page faults again, so it is not done after
@@ -33,6 +36,10 @@ struct CodeRelease {
     std::function<void()> release;
 };
 
+// Drops caches nobody used since the previous pass; true when it freed something, which the
+// same pass then trims (freeing takes no page fault the activity count would see).
+using CacheRelease = std::function<bool()>;
+
 // This process's minor page faults so far: a fault is the first touch of a page, so without
 // new faults no new page became resident.
 std::uint64_t minor_page_faults();
@@ -46,8 +53,8 @@ class MemoryTrimmer {
     static constexpr std::uint64_t kActivityWorthATrim = 64;
 
     // Starts a thread that looks every `interval`; construct it after the SignalWatcher.
-    MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity,
-                  CodeRelease code = {});
+    MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity, CodeRelease code = {},
+                  CacheRelease caches = {});
     ~MemoryTrimmer();
     MemoryTrimmer(const MemoryTrimmer&) = delete;
     MemoryTrimmer& operator=(const MemoryTrimmer&) = delete;
@@ -68,6 +75,7 @@ class MemoryTrimmer {
     const std::chrono::milliseconds interval_;
     const ActivityCount activity_;
     const CodeRelease code_;
+    const CacheRelease caches_;
     mutable std::mutex mutex_;
     std::condition_variable_any wake_;
     Counts counts_;

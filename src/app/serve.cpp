@@ -199,7 +199,8 @@ class Api {
                 .registry = registry,
                 .run_creations = run_creations_,
                 .waiters = waiters_,
-                .max_body_bytes = config.max_body_bytes},
+                .max_body_bytes = config.max_body_bytes,
+                .listings = &listings_},
           router_(std::make_shared<http::Router>()) {
         api::add_host_routes(*router_, host_);
         api::add_task_routes(*router_, host_);
@@ -211,11 +212,14 @@ class Api {
     Api(const Api&) = delete;
     Api& operator=(const Api&) = delete;
     std::shared_ptr<const http::Router> router() const { return router_; }
+    // For the memory trimmer's passes: true when a listing nobody asked for again was dropped.
+    bool drop_unused_caches() const { return listings_.drop_unused(); }
 
   private:
     const api::HostApiContext host_;
     api::RateLimiter run_creations_;
     api::WaitSlots waiters_;
+    mutable api::ListingCache listings_;
     const api::RunsApiContext runs_;
     std::shared_ptr<http::Router> router_;
 };
@@ -423,7 +427,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
                        (runs_finished.load(std::memory_order_relaxed) + server.retired_threads());
         },
         CodeRelease{[&runs_finished] { return runs_finished.load(std::memory_order_relaxed); },
-                    [] { release_unwritten_pages(); }});
+                    [] { release_unwritten_pages(); }},
+        [&api] { return api.drop_unused_caches(); });
 
     if (auto bound = server.bind(); !bound) {
         log.error(bound.error().message);

@@ -131,7 +131,7 @@ std::vector<Run> Runner::list(const RunFilter& filter) const {
 
 RunListing Runner::listing(const RunFilter& filter) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    RunListing listed{{}, life_ + "-" + std::to_string(changes_)};
+    RunListing listed{{}, version_locked()};
     for (auto it = order_.rbegin(); it != order_.rend() && listed.runs.size() < filter.limit;
          ++it) {
         const Run& run = runs_.at(*it).run;
@@ -140,6 +140,15 @@ RunListing Runner::listing(const RunFilter& filter) const {
         listed.runs.push_back(run);
     }
     return listed;
+}
+
+std::string Runner::listing_version() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return version_locked();
+}
+
+std::string Runner::version_locked() const {
+    return life_ + "-" + std::to_string(changes_);
 }
 
 // Requires the lock. Every change to a run comes through here.

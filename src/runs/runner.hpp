@@ -78,6 +78,8 @@ class Runner {
     // Newest first.
     std::vector<Run> list(const RunFilter& filter) const;
     RunListing listing(const RunFilter& filter) const;
+    // The version a listing made now would have, without making it.
+    std::string listing_version() const;
     // A queued run is dropped (cancelled at once); a running one is asked to stop and ends
     // cancelled with its partial result. conflict when it has already finished.
     Result<Run> cancel(const std::string& id);
@@ -111,6 +113,7 @@ class Runner {
     void trim_history();
     std::string new_id();
     void note_change();
+    std::string version_locked() const;  // requires the lock
 
     const RunnerOptions options_;
     const ProbeRegistry& registry_;

@@ -241,3 +241,34 @@ TEST_CASE("parse_run_request never throws, whatever the body") {
         CHECK_FALSE(api::parse_run_request("application/json", body).ok());
     }
 }
+
+TEST_CASE("a listing kept for its version is served again; a change to any run lists anew") {
+    Api api;
+    api::ListingCache listings;
+    api.context.listings = &listings;
+    api.fake->release();
+    api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure", "params": {"value": 3}})");
+    const http::Reply first = api.send("GET", "/v1/runs");
+    CHECK(listings.size() == 1);
+    const http::Reply again = api.send("GET", "/v1/runs");
+    CHECK(again.body == first.body);
+    CHECK(header(again, "ETag") == header(first, "ETag"));
+    // The conditional request still gets its 304.
+    httplib::Request conditional;
+    conditional.method = "GET";
+    conditional.path = "/v1/runs";
+    conditional.headers.emplace("If-None-Match", header(first, "ETag"));
+    CHECK(api.router.dispatch(conditional).status == 304);
+
+    api.send("POST", "/v1/runs?wait=10", R"({"probe": "measure", "params": {"value": 4}})");
+    const http::Reply changed = api.send("GET", "/v1/runs");
+    CHECK(header(changed, "ETag") != header(first, "ETag"));
+    const json listed = json::parse(changed.body);
+    REQUIRE(listed["runs"].size() == 2);
+    CHECK(listed["runs"][0]["result"]["value"] == 4);
+    CHECK(changed.body == json_text(listed, 2) + "\n");
+    // Each filter has its own text.
+    const json one = json::parse(api.send("GET", "/v1/runs?limit=1").body);
+    CHECK(one["runs"].size() == 1);
+    CHECK(listings.size() == 2);
+}

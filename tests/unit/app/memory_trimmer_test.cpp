@@ -92,3 +92,26 @@ TEST_CASE("code is released on the first pass and after each new epoch, not on e
                                            10s, 1ms));
     CHECK(releases == 2);
 }
+
+TEST_CASE("caches are asked on every pass, and a pass that dropped one trims without activity") {
+    std::atomic<int> asked{0};
+    std::atomic<bool> drop_next{false};
+    const MemoryTrimmer trimmer(
+        1ms, [] { return std::uint64_t{7}; }, CodeRelease{},
+        [&] {
+            ++asked;
+            return drop_next.exchange(false);
+        });
+    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 5; }, 10s, 1ms));
+    CHECK(asked >= 5);
+    // Without activity, trims come only every kForcedEvery passes: a dropped cache trims now.
+    const auto before = trimmer.counts();
+    drop_next = true;
+    REQUIRE(hostprobe::testing::eventually([&] { return !drop_next.load(); }, 10s, 1ms));
+    REQUIRE(hostprobe::testing::eventually(
+        [&] { return trimmer.counts().passes >= before.passes + 2; }, 10s, 1ms));
+    const auto after = trimmer.counts();
+    INFO("passes " << before.passes << " -> " << after.passes << ", trims " << before.trims
+                   << " -> " << after.trims);
+    CHECK(after.trims >= before.trims + 1);
+}
