@@ -57,8 +57,8 @@ Status check_automation(const ServeConfig& config, const runs::ProbeRegistry& re
 int run_serve(const ServeConfig& config, Logger& log);
 
 // HTTP worker threads for a CPU budget. cpp-httplib holds a thread per open connection, so a
-// few per worker; connections beyond that wait their turn, and each gives its thread back after
-// a few requests (keep_alive_max_requests). Idle threads cost no CPU.
+// few per worker; connections beyond that wait their turn, and a busy connection's next request
+// goes behind them (BoundedPool::requeue_if_others_wait). Idle threads end.
 size_t http_threads_for(uint32_t workers);
 // Runner threads: one per budget worker for the probes that measure, plus one so that a light
 // probe (cpu) never waits behind a long measurement.

@@ -19,7 +19,7 @@ namespace hostprobe::http {
 struct ConnectionSettings {
     StreamLimits limits;
     std::chrono::milliseconds keep_alive{1000};  // idle time allowed between requests
-    size_t max_requests = 5;                     // per connection; the last says "close"
+    size_t max_requests = 100;                   // per connection; the last says "close"
     // Takes a connection's next request to serve it later, behind connections waiting for a
     // thread (BoundedPool::requeue_if_others_wait); false: serve it now. Unset: always now.
     std::function<bool(std::function<void()>)> take_turn;
