@@ -4,7 +4,9 @@
 #  1. exec to the first 200 on /healthz (<= 15 ms);
 #  2. idle RSS and anonymous memory after one GET of every endpoint a person or Prometheus uses
 #     and every file of the page (<= 8.0 and <= 1.5 MiB), and the page's first load (gzip);
-#  3. /metrics p99 under wrk -t2 -c16 (<= 1.5 ms); FOOTPRINT_PAGE=1 keeps the page open in
+#  3. /metrics p99 under wrk -t2 -c16 (<= 1.5 ms), beside the machine's floor (bench/floor_server.cpp:
+#     the same library, a thread per connection, a constant body as large; built with g++ into
+#     a scratch folder); FOOTPRINT_PAGE=1 keeps the page open in
 #     headless chromium meanwhile, at nice 19 (FOOTPRINT_PAGE_NICE);
 #  4. the CPU of a scrape, per 1000 GET /metrics (FOOTPRINT_SCRAPES, 2000), beside Debian's
 #     node_exporter when installed (apt-get install prometheus-node-exporter; started here on
@@ -29,7 +31,7 @@ if [ "${FOOTPRINT_PAGE:-0}" = 1 ]; then
 fi
 
 python3 - "$binary" <<'PY'
-import http.client, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import atexit, http.client, json, os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 sys.path.insert(0, "bench")
 from quota_cgroup import TaskCgroup
 
@@ -135,6 +137,30 @@ def wrk_metrics(port, seconds):
         sys.exit("wrk printed no latency or request count:\n" + out)
     return latency_ms(p99.group(1)), int(requests.group(1)), errors
 
+# The machine's floor for section 3 (bench/floor_server.cpp): cpp-httplib with a thread per
+# connection and a constant body as large as the agent's /metrics, under the same wrk, in each
+# round right after the agent. Built here when g++ and cpp-httplib's headers are at hand.
+floor_scratch = tempfile.mkdtemp(prefix="footprint-floor-")
+atexit.register(shutil.rmtree, floor_scratch, True)
+floor_binary = os.path.join(floor_scratch, "floor_server")
+floor_built = subprocess.run(["g++", "-O2", "-std=c++20", "bench/floor_server.cpp", "-o", floor_binary,
+                              "-lcpp-httplib", "-lpthread"], capture_output=True, text=True)
+if floor_built.returncode != 0:
+    print("the floor server did not build (g++, libcpp-httplib-dev): " + floor_built.stderr[-300:])
+floor_p99s = []
+
+def floor_p99(body_bytes):
+    port = free_port()
+    server = subprocess.Popen([floor_binary, str(port), str(body_bytes), "16"])
+    deadline = time.monotonic() + 5
+    while not healthz_ok(port):
+        if server.poll() is not None or time.monotonic() > deadline:
+            sys.exit("the floor server did not start")
+        time.sleep(0.005)
+    p99, _, _ = wrk_metrics(port, 10)
+    stop(server)
+    return p99
+
 starts, idle_rss, idle_anon, p99s = [], [], [], []
 for round_number in range(ROUNDS):
     # 1. exec to first 200 on /healthz, median of 10
@@ -171,12 +197,17 @@ for round_number in range(ROUNDS):
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if viewer.stdout.readline().strip() != "page loaded":
             sys.exit("the page did not load in chromium:\n" + viewer.stdout.read())
+    metrics_bytes = len(get(port, "/metrics")[1])
     p99, requests, errors = wrk_metrics(port, 10)
     rss_after, _ = memory_kib(process.pid)
     stop(process)
     p99s.append(p99)
     print("round %d: wrk %d requests in 10 s (%.0f/s), %d errors, RSS after load %.2f MiB"
           % (round_number + 1, requests, requests / 10, errors, rss_after / 1024))
+    if floor_built.returncode == 0:
+        floor_p99s.append(floor_p99(metrics_bytes))
+        print("round %d: /metrics p99 %.2f ms; the floor server, %d bytes, %.2f ms (%.2fx)"
+              % (round_number + 1, p99, metrics_bytes, floor_p99s[-1], p99 / floor_p99s[-1]))
     if viewer is not None:
         print("page in chromium: " + viewer.stdout.read().strip().replace("\n", "; "))
         if viewer.wait() != 0:
@@ -190,6 +221,11 @@ median_of_rounds("idle anonymous memory", idle_anon, "MiB", "<= 1.5", lambda v: 
 report("page's first load, gzip (%d files)" % len(page_files), page_bytes / 1024, "KiB",
        "<= 150", page_bytes / 1024 <= 150)
 median_of_rounds("/metrics p99 under wrk -t2 -c16", p99s, "ms", "<= 1.5", lambda v: v <= 1.5)
+if floor_p99s:
+    print("  the machine's floor (bench/floor_server.cpp, same wrk, same body size): p99 %.2f ms "
+          "(%s); the agent's median is %.2fx it"
+          % (statistics.median(floor_p99s), ", ".join("%.2f" % v for v in floor_p99s),
+             statistics.median(p99s) / statistics.median(floor_p99s)))
 
 # 4. CPU cost of a scrape: one client, scrapes one after another over keep-alive connections
 # (reopened when the server closes one), so the figure is the exporter's work per scrape and
