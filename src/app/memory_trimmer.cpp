@@ -65,6 +65,7 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         if (trim) {
             // Walks every arena and releases whole free pages, from the middle of heaps too.
             malloc_trim(0);
+            if (code_.release_tables) code_.release_tables();
             // Counted from here: a trim takes no page faults of its own.
             activity_at_trim_ = activity_();
         }
@@ -72,6 +73,7 @@ void MemoryTrimmer::loop(std::stop_token stop) {
         ++counts_.passes;
         if (trim) ++counts_.trims;
         if (release_code) ++counts_.code_releases;
+        if (trim && code_.release_tables) ++counts_.table_releases;
     }
 }
 

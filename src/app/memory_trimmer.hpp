@@ -15,7 +15,8 @@
 // Code is released less often than heap: the pages of code and read-only data are dropped
 // (app/unwritten_pages) on the first pass, after start-up, and on the pass after a run finished.
 // Each drop costs the next requests their code's page faults again, so it is not done after
-// every burst: the page's polls would fault their code back in every few seconds.
+// every burst: the page's polls would fault their code back in every few seconds. Only the
+// linker's tables, which no request reads once its functions are bound, go on every trim.
 #pragma once
 
 #include <chrono>
@@ -30,10 +31,12 @@ namespace hostprobe::app {
 // A count that grows with what the process may have to give back (in pages).
 using ActivityCount = std::function<std::uint64_t()>;
 
-// What to release besides the heap, and when: after `epoch` moved (a finished run).
+// What to release besides the heap, and when: `release` after `epoch` moved (a finished run);
+// `release_tables` (the linker's tables, app/unwritten_pages) on every pass that trims.
 struct CodeRelease {
     std::function<std::uint64_t()> epoch;
     std::function<void()> release;
+    std::function<void()> release_tables;
 };
 
 // Drops caches nobody used since the previous pass; true when it freed something, which the
@@ -64,6 +67,7 @@ class MemoryTrimmer {
         unsigned long passes = 0;
         unsigned long trims = 0;
         unsigned long code_releases = 0;
+        unsigned long table_releases = 0;
     };
     Counts counts() const;
 

@@ -418,7 +418,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
                           daemon_signal_handlers(server, scheduler, runner, owned_children, log));
     // Keeps RSS near its idle size within seconds of a burst; idle, a getrusage every 2 s.
     // Finished runs and retired serving threads free memory without page faults: they count.
-    // Code and read-only data are dropped after start-up and after each run, not after bursts.
+    // Code and read-only data are dropped after start-up and after each run, not after bursts;
+    // the linker's tables after bursts too (app/unwritten_pages.hpp says why).
     const MemoryTrimmer trimmer(
         std::chrono::seconds(2),
         [&runs_finished, &server] {
@@ -427,7 +428,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
                        (runs_finished.load(std::memory_order_relaxed) + server.retired_threads());
         },
         CodeRelease{[&runs_finished] { return runs_finished.load(std::memory_order_relaxed); },
-                    [] { release_unwritten_pages(); }},
+                    [] { release_unwritten_pages(); }, [] { release_linker_tables(); }},
         [&api] { return api.drop_unused_caches(); });
 
     if (auto bound = server.bind(); !bound) {

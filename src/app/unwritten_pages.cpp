@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string_view>
 
 namespace hostprobe::app {
@@ -48,7 +49,8 @@ bool has_text_relocations(const dl_phdr_info& object) {
 
 struct Collected {
     std::uintptr_t page_size = 4096;
-    bool release = false;  // madvise each object's pages while dl_iterate_phdr holds it
+    bool release = false;      // madvise each object's pages while dl_iterate_phdr holds it
+    bool tables_only = false;  // linker_table_pages instead of unwritten_pages
     std::vector<AddressRange> pages;
     std::size_t released = 0;
 };
@@ -67,10 +69,13 @@ int collect_object(dl_phdr_info* object, size_t, void* data) {
         const auto& header = object->dlpi_phdr[i];
         const AddressRange range{object->dlpi_addr + header.p_vaddr,
                                  object->dlpi_addr + header.p_vaddr + header.p_memsz};
-        if (header.p_type == PT_LOAD) segments.push_back({range, (header.p_flags & PF_W) != 0});
+        if (header.p_type == PT_LOAD)
+            segments.push_back({range, (header.p_flags & PF_W) != 0, (header.p_flags & PF_X) != 0});
         if (header.p_type == PT_GNU_RELRO) written.push_back(range);
     }
-    const auto pages = unwritten_pages(segments, written, collected.page_size);
+    const auto pages = collected.tables_only
+                           ? linker_table_pages(segments, written, collected.page_size)
+                           : unwritten_pages(segments, written, collected.page_size);
     if (!collected.release) {
         collected.pages.insert(collected.pages.end(), pages.begin(), pages.end());
         return 0;
@@ -115,11 +120,28 @@ std::vector<AddressRange> unwritten_pages(const std::vector<LoadedSegment>& segm
     return merged;
 }
 
+std::vector<AddressRange> linker_table_pages(const std::vector<LoadedSegment>& segments,
+                                             const std::vector<AddressRange>& written,
+                                             std::uintptr_t page_size) {
+    std::uintptr_t first_code = UINTPTR_MAX;
+    for (const auto& segment : segments)
+        if (segment.executable) first_code = std::min(first_code, segment.range.begin);
+    if (first_code == UINTPTR_MAX) return {};
+    // The writable segments stay in, so that unwritten_pages cuts the pages they share.
+    std::vector<LoadedSegment> tables;
+    for (const auto& segment : segments) {
+        const bool before_code = !segment.executable && segment.range.end <= first_code;
+        if (segment.writable || before_code) tables.push_back(segment);
+    }
+    return unwritten_pages(tables, written, page_size);
+}
+
 namespace {
 
-Collected walk_loaded_objects(bool release) {
+Collected walk_loaded_objects(bool release, bool tables_only) {
     Collected collected;
     collected.release = release;
+    collected.tables_only = tables_only;
     const long page_size = ::sysconf(_SC_PAGESIZE);
     if (page_size > 0) collected.page_size = static_cast<std::uintptr_t>(page_size);
     dl_iterate_phdr(collect_object, &collected);
@@ -129,11 +151,19 @@ Collected walk_loaded_objects(bool release) {
 }  // namespace
 
 std::vector<AddressRange> unwritten_pages_of_loaded_objects() {
-    return walk_loaded_objects(false).pages;
+    return walk_loaded_objects(false, false).pages;
 }
 
 std::size_t release_unwritten_pages() {
-    return walk_loaded_objects(true).released;
+    return walk_loaded_objects(true, false).released;
+}
+
+std::vector<AddressRange> linker_table_pages_of_loaded_objects() {
+    return walk_loaded_objects(false, true).pages;
+}
+
+std::size_t release_linker_tables() {
+    return walk_loaded_objects(true, true).released;
 }
 
 }  // namespace hostprobe::app

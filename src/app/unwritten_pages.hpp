@@ -23,6 +23,7 @@ struct AddressRange {
 struct LoadedSegment {
     AddressRange range;
     bool writable = false;
+    bool executable = false;
 };
 
 // The whole pages of the segments that are not writable, less every page that a writable
@@ -30,6 +31,14 @@ struct LoadedSegment {
 std::vector<AddressRange> unwritten_pages(const std::vector<LoadedSegment>& segments,
                                           const std::vector<AddressRange>& written,
                                           std::uintptr_t page_size);
+
+// The unwritten pages of the read-only segments that come before an object's first code: where
+// the linker puts the tables only the dynamic linker reads (headers, symbol hash, symbols,
+// their names and versions, relocations). None for an object without code, nor where the
+// tables share the code's segment (linked without -z separate-code, as on arm64).
+std::vector<AddressRange> linker_table_pages(const std::vector<LoadedSegment>& segments,
+                                             const std::vector<AddressRange>& written,
+                                             std::uintptr_t page_size);
 
 // Those pages of every object loaded in this process (dl_iterate_phdr). Left alone: the vDSO,
 // and objects with text relocations (their code was written at load).
@@ -39,5 +48,15 @@ std::vector<AddressRange> unwritten_pages_of_loaded_objects();
 // unload it; returns the bytes advised. (A debugger's breakpoints in them would be lost: only
 // `serve`'s trimmer calls this.)
 std::size_t release_unwritten_pages();
+
+// The linker tables of every loaded object (linker_table_pages), as above. Nothing but the
+// dynamic linker reads them, and it only to bind a function at its first call (libstdc++,
+// prometheus-cpp and libc are bound lazily): each such call searches every object's tables in
+// turn, so a burst of requests that ran new code after the start-up drop faulted them back in
+// (about 1 MiB). Dropped again after each burst, they cost no later request anything.
+std::size_t release_linker_tables();
+
+// The pages release_linker_tables would drop (for tests).
+std::vector<AddressRange> linker_table_pages_of_loaded_objects();
 
 }  // namespace hostprobe::app

@@ -5,7 +5,11 @@
 
 namespace hostprobe::testing {
 
-long resident_code_kib(const std::string& pid, const std::string& library) {
+namespace {
+
+// Resident KiB of the file mappings of `pid` whose path contains `library` and whose
+// permissions ("r-xp") are `wanted`.
+long resident_file_kib(const std::string& pid, const std::string& library, const char* wanted) {
     const std::string path = "/proc/" + pid + "/smaps";
     FILE* smaps = std::fopen(path.c_str(), "r");
     if (smaps == nullptr) return -1;
@@ -21,7 +25,7 @@ long resident_code_kib(const std::string& pid, const std::string& library) {
         const int fields =
             std::sscanf(line, "%lx-%lx %4s %*s %*s %*s %255s", &begin, &end, permissions, file);
         if (fields >= 3) {
-            counted = fields == 4 && permissions[2] == 'x' && file[0] == '/' &&
+            counted = fields == 4 && std::strcmp(permissions, wanted) == 0 && file[0] == '/' &&
                       std::strstr(file, library.c_str()) != nullptr;
             if (counted && total < 0) total = 0;
         } else if (counted && std::sscanf(line, "Rss: %ld", &kib) == 1) {
@@ -30,6 +34,16 @@ long resident_code_kib(const std::string& pid, const std::string& library) {
     }
     std::fclose(smaps);
     return total;
+}
+
+}  // namespace
+
+long resident_code_kib(const std::string& pid, const std::string& library) {
+    return resident_file_kib(pid, library, "r-xp");
+}
+
+long resident_read_only_kib(const std::string& pid, const std::string& library) {
+    return resident_file_kib(pid, library, "r--p");
 }
 
 long anonymous_kib(const std::string& pid) {

@@ -12,6 +12,10 @@ namespace hostprobe::testing {
 // 1.8 MiB back before it counted).
 long resident_code_kib(const std::string& pid = "self", const std::string& library = "");
 
+// The same for the read-only data mappings (r--p: symbol tables, constants, and data relocated
+// at load and then made read-only).
+long resident_read_only_kib(const std::string& pid = "self", const std::string& library = "");
+
 // RssAnon of process `pid` in KiB; -1 when unreadable.
 long anonymous_kib(const std::string& pid = "self");
 

@@ -115,3 +115,28 @@ TEST_CASE("caches are asked on every pass, and a pass that dropped one trims wit
                    << " -> " << after.trims);
     CHECK(after.trims >= before.trims + 1);
 }
+
+TEST_CASE("the linker tables are released on every pass that trims, and only then") {
+    std::atomic<int> table_releases{0};
+    std::atomic<bool> busy{true};
+    std::atomic<std::uint64_t> activity{0};
+    const MemoryTrimmer trimmer(
+        1ms,
+        [&] {
+            if (busy) activity += MemoryTrimmer::kActivityWorthATrim;
+            return activity.load();
+        },
+        CodeRelease{{}, {}, [&] { ++table_releases; }});
+    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().trims >= 5; }, 10s, 1ms));
+    // Idle: passes without trims release nothing.
+    busy = false;
+    const auto passes = trimmer.counts().passes;
+    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= passes + 5; },
+                                           10s, 1ms));
+    const auto counts = trimmer.counts();
+    INFO("passes " << counts.passes << ", trims " << counts.trims);
+    CHECK(counts.table_releases == counts.trims);
+    CHECK(counts.trims < counts.passes);
+    CHECK(table_releases.load() >= static_cast<int>(counts.trims));
+    CHECK(counts.code_releases == 0);  // no code release was given
+}

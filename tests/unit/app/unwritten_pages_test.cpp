@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -46,6 +47,24 @@ TEST_CASE("unwritten pages: writable segments and RELRO are never included, nor 
         CHECK(range.begin % kPage == 0);
         CHECK(range.end % kPage == 0);
     }
+}
+
+TEST_CASE("linker tables: the read-only segments before the first code, less shared pages") {
+    const std::vector<LoadedSegment> segments = {
+        {{0x0, 0x3800}, false, false},     // headers, hash, symbols, names, relocations
+        {{0x3800, 0x9000}, false, true},   // code, its first page shared with the tables' last
+        {{0x9000, 0xc800}, false, false},  // read-only data: read by the code, not a table
+        {{0xc800, 0xf000}, true, false},   // data
+    };
+    CHECK(linker_table_pages(segments, {}, kPage) == std::vector<AddressRange>{{0x0, 0x3000}});
+    // RELRO or a writable segment over a table page cuts it out.
+    CHECK(linker_table_pages(segments, {{0x1800, 0x1900}}, kPage) ==
+          std::vector<AddressRange>{{0x0, 0x1000}, {0x2000, 0x3000}});
+    // Tables in the code's own segment (no -z separate-code), or an object without code: none.
+    CHECK(linker_table_pages({{{0x0, 0x9000}, false, true}, {{0x9000, 0xc000}, false, false}}, {},
+                             kPage)
+              .empty());
+    CHECK(linker_table_pages({{{0x0, 0x4000}, false, false}}, {}, kPage).empty());
 }
 
 TEST_CASE("this process's loaded objects have unwritten pages, none writable or in RELRO") {
@@ -116,4 +135,31 @@ TEST_CASE("releasing unwritten pages lowers this process's resident code") {
     // What runs between the release and the reading comes back, little else (CI's build: 5136
     // KiB before, 3328 after with a regex reading; here the reader is sscanf).
     CHECK(after <= before - 1024);
+}
+
+TEST_CASE("functions bound after the linker tables were dropped still bind, and compute") {
+    // The test binary is bound lazily: the first call of each function below searches the tables
+    // just dropped, which fault back in. (Functions this file calls nowhere else.)
+    const std::size_t released = release_linker_tables();
+#if defined(__x86_64__)
+    // Debian's x86-64 objects are linked with -z separate-code: their tables have segments.
+    CHECK(released > 0);
+    CHECK_FALSE(linker_table_pages_of_loaded_objects().empty());
+#endif
+    CHECK(::strverscmp("libfoo-1.9", "libfoo-1.10") < 0);
+    std::div_t quotient = std::div(17, 5);
+    CHECK(quotient.quot == 3);
+    CHECK(quotient.rem == 2);
+    CHECK(release_linker_tables() == released);  // the same pages, every time
+}
+
+TEST_CASE("the linker tables lie in read-only mappings, below each object's code") {
+    const auto tables = linker_table_pages_of_loaded_objects();
+    const auto unwritten = unwritten_pages_of_loaded_objects();
+    for (const auto& table : tables) {
+        const bool inside = std::any_of(unwritten.begin(), unwritten.end(), [&](const auto& page) {
+            return page.begin <= table.begin && table.end <= page.end;
+        });
+        CHECK(inside);
+    }
 }
