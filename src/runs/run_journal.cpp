@@ -355,7 +355,7 @@ RunJournal::RunJournal(std::string directory, size_t keep, std::deque<std::strin
     : directory_(std::move(directory)),
       path_(directory_ + "/" + kFileName),
       keep_(keep),
-      finished_lines_(std::move(finished_lines)) {}
+      finished_lines_(finished_lines.begin(), finished_lines.end()) {}
 
 RunJournal::~RunJournal() = default;
 
@@ -403,12 +403,14 @@ Status RunJournal::compact() {
     core::UniqueFd fd(
         ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
     if (!fd) return io_error("open " + temporary);
-    std::string text;
-    for (const auto& line : finished_lines_)
-        text += line;
-    for (const auto& [id, line] : running_lines_)
-        text += line;
-    Status written = write_all(fd.get(), text);
+    // A line at a time: the whole text inflated at once would be as large as the journal.
+    Status written = Ok{};
+    for (const auto& line : finished_lines_) {
+        if (written) written = write_all(fd.get(), line.text());
+    }
+    for (const auto& [id, line] : running_lines_) {
+        if (written) written = write_all(fd.get(), line);
+    }
     if (written && ::fsync(fd.get()) != 0) written = io_error("fsync " + temporary);
     fd.reset();  // written and synced: closed before it replaces the journal
     if (written && ::rename(temporary.c_str(), path_.c_str()) != 0)

@@ -1,12 +1,14 @@
 #include "runs/run_journal.hpp"
 
 #include <doctest/doctest.h>
+#include <malloc.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "support/skip.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace hostprobe;
@@ -318,4 +320,38 @@ TEST_CASE("whatever lies at runs.jsonl.tmp is replaced, never written through") 
     CHECK(read_file(elsewhere.root() + "/target") == "not the journal's\n");
     CHECK(std::filesystem::is_regular_file(
         std::filesystem::symlink_status(state.root() + "/runs.jsonl")));
+}
+
+TEST_CASE("the lines kept for compaction are deflated: 100 runs of 10 KB cost a fraction of that") {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    SKIP_TEST("a sanitizer's allocator does not count in-use bytes as glibc's mallinfo2 does");
+#endif
+    TempTree state;
+    JournalReplay replay;
+    auto journal = RunJournal::open(state.root(), 100, replay);
+    REQUIRE(journal.ok());
+    // A result printed as about 10 KB, compressible as a real one is (repeated keys).
+    nlohmann::json measurements = nlohmann::json::array();
+    for (int i = 0; i < 100; ++i)
+        measurements.push_back({{"block_bytes", 16 << (i % 10)}, {"bytes_per_second", 1.5e9 + i}});
+    size_t line_bytes = 0;
+    const size_t in_use_before = mallinfo2().uordblks;
+    for (int i = 0; i < 100; ++i) {
+        Run run = make_run("r" + std::to_string(100 + i), RunState::succeeded, i);
+        run.result = {{"measurements", measurements}};
+        line_bytes += run.result.pretty_size();
+        REQUIRE((*journal)->record_finished(run).ok());
+    }
+    const size_t in_use_after = mallinfo2().uordblks;
+    const size_t kept = in_use_after > in_use_before ? in_use_after - in_use_before : 0;
+    INFO("results printed " << line_bytes << " bytes; the journal keeps " << kept << " in use");
+    CHECK(line_bytes > 700'000);
+    CHECK(kept < line_bytes / 3);
+    // And they come back whole.
+    journal->reset();
+    JournalReplay again;
+    auto reopened = RunJournal::open(state.root(), 100, again);
+    REQUIRE(reopened.ok());
+    REQUIRE(again.finished.size() == 100);
+    CHECK(again.finished.back().result.pretty_size() == line_bytes / 100);
 }
