@@ -50,10 +50,12 @@ std::vector<AddressRange> unwritten_pages_of_loaded_objects();
 std::size_t release_unwritten_pages();
 
 // The linker tables of every loaded object (linker_table_pages), as above. Nothing but the
-// dynamic linker reads them, and it only to bind a function at its first call (libstdc++,
-// prometheus-cpp and libc are bound lazily): each such call searches every object's tables in
-// turn, so a burst of requests that ran new code after the start-up drop faulted them back in
-// (about 1 MiB). Dropped again after each burst, they cost no later request anything.
+// dynamic linker reads them (and dl_iterate_phdr's callers, such as the C++ unwinder, the
+// program headers in their first page), and it only to bind a function at its first call
+// (libstdc++, prometheus-cpp and libc are bound lazily): each such call searches every object's
+// tables in turn, so a burst of requests that ran new code after the start-up drop faulted them
+// back in (about 1 MiB). Dropped again after each burst; a later request faults back only what
+// it reads of them.
 std::size_t release_linker_tables();
 
 // The pages release_linker_tables would drop (for tests).
