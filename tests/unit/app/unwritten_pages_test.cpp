@@ -153,7 +153,7 @@ TEST_CASE("functions bound after the linker tables were dropped still bind, and 
     CHECK(release_linker_tables() == released);  // the same pages, every time
 }
 
-TEST_CASE("the linker tables lie in read-only mappings, below each object's code") {
+TEST_CASE("the linker tables lie inside the unwritten pages of the loaded objects") {
     const auto tables = linker_table_pages_of_loaded_objects();
     const auto unwritten = unwritten_pages_of_loaded_objects();
     for (const auto& table : tables) {
