@@ -367,7 +367,7 @@ int run_serve(const ServeConfig& config, Logger& log) {
     // glibc's defaults, fixed: left to itself, glibc raises both after the first large block is
     // freed (up to 32 and 64 MiB), so later large blocks (a listing, /openapi.json, a run's
     // buffers) come from the arenas and stay there, and malloc_trim cannot shrink an arena's
-    // top: eight GET /openapi.json at once left 1 MiB more, and a files run 0.6 MiB.
+    // top: a disk run after one GET /openapi.json left 0.7-1 MiB resident for good.
     mallopt(M_MMAP_THRESHOLD, kLargeBlockBytes);
     mallopt(M_TRIM_THRESHOLD, kLargeBlockBytes);
     const auto started = std::chrono::steady_clock::now();

@@ -4,7 +4,6 @@
 #include <httplib.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
