@@ -1,5 +1,6 @@
 // What the idle agent keeps resident (issue 29): nothing it does not use.
 #include <doctest/doctest.h>
+#include <httplib.h>
 
 #include <atomic>
 #include <filesystem>
@@ -49,6 +50,15 @@ long settled_anonymous_kib(const std::string& pid) {
     return settled;
 }
 
+// One GET of what a person or Prometheus asks for; GET /openapi.json prints 1.3 MiB.
+void get_every_endpoint(httplib::Client& client) {
+    for (const char* path : {"/metrics", "/v1/host", "/v1/runs", "/openapi.json"}) {
+        auto answer = client.Get(path);
+        REQUIRE(answer);
+        REQUIRE(answer->status == 200);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("what a burst of answers allocated goes back to the system within seconds") {
@@ -62,14 +72,8 @@ TEST_CASE("what a burst of answers allocated goes back to the system within seco
 #endif
     Daemon daemon;
     auto client = daemon.client();
-    auto get = [&](const char* path) {
-        auto answer = client.Get(path);
-        REQUIRE(answer);
-        REQUIRE(answer->status == 200);
-    };
     const std::string pid = std::to_string(daemon.process.pid());
-    for (const char* path : {"/metrics", "/v1/host", "/v1/runs", "/openapi.json"})
-        get(path);
+    get_every_endpoint(client);
     auto run = client.Post("/v1/runs?wait=30", R"({"probe": "cpu"})", "application/json");
     REQUIRE(run);
     REQUIRE(run->status == 200);
@@ -113,20 +117,14 @@ TEST_CASE("what a run's large buffers took goes back to the system when the run 
     const std::string pid = std::to_string(daemon.process.pid());
     const std::string disk_run = R"({"probe": "disk", "params": {"directory": ")" +
                                  directory.root() + R"(", "size": "16m", "runtime": 1}})";
-    auto run_disk = [&] {
-        auto run = client.Post("/v1/runs?wait=60", disk_run, "application/json");
-        REQUIRE(run);
-        REQUIRE(run->status == 200);
-        CHECK(nlohmann::json::parse(run->body)["state"] == "succeeded");
-    };
-    auto get_every_endpoint = [&] {
-        for (const char* path : {"/metrics", "/v1/host", "/v1/runs", "/openapi.json"})
-            REQUIRE(client.Get(path));
-    };
-    get_every_endpoint();  // GET /openapi.json frees a large block: glibc's threshold would rise
+    get_every_endpoint(
+        client);  // GET /openapi.json frees a large block: glibc's threshold would rise
     const long settled = settled_anonymous_kib(pid);
-    run_disk();
-    get_every_endpoint();
+    auto run = client.Post("/v1/runs?wait=60", disk_run, "application/json");
+    REQUIRE(run);
+    REQUIRE(run->status == 200);
+    CHECK(nlohmann::json::parse(run->body)["state"] == "succeeded");
+    get_every_endpoint(client);
     long after = -1;
     CHECK(eventually([&] { return (after = anonymous_kib(pid)) <= settled + 256; }, 30s, 100ms));
     INFO("anonymous KiB before a disk run " << settled << ", after it " << after);
