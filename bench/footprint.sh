@@ -66,12 +66,12 @@ def report(name, value, unit, target, ok):
 
 # Sections 1 to 3 run FOOTPRINT_ROUNDS times (3), each on a fresh agent, and report the median.
 ROUNDS = int(os.environ.get("FOOTPRINT_ROUNDS", "3"))
-# Idle means after the agent's memory trimmer has run (every 2 s, src/app/memory_trimmer).
+# Idle means after the agent's memory trimmer has passed (src/app/memory_trimmer): 2 s after
+# a burst it noticed (start-up is one), and again after the serving threads the burst started
+# have ended (5 s without a connection, http::BoundedPool) and 2 s more. An agent Prometheus
+# scrapes every 15 s is like that between scrapes.
 TRIM_WAIT = 2.5
-# ... and after its serving threads have ended (5 s without a connection, http::BoundedPool),
-# then the trimmer's next pass: an agent Prometheus scrapes every 15 s is like that between
-# scrapes.
-IDLE_WAIT = 5 + TRIM_WAIT + 0.5
+IDLE_WAIT = 2 + 5 + 2 + 1
 # The trimmer drops the pages of code and read-only data on its first pass and after each run
 # (src/app/unwritten_pages): every endpoint is scraped after that, so the RSS counts all the
 # code they run (scraped before it, the drop would hide theirs too).

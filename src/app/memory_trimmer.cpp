@@ -3,6 +3,8 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
+#include <utility>
+
 namespace hostprobe::app {
 
 std::uint64_t minor_page_faults() {
@@ -11,31 +13,68 @@ std::uint64_t minor_page_faults() {
     return static_cast<std::uint64_t>(usage.ru_minflt);
 }
 
-MemoryTrimmer::MemoryTrimmer(std::chrono::milliseconds interval, ActivityCount activity,
-                             CodeRelease code, CacheRelease caches)
-    : interval_(interval),
-      activity_(std::move(activity)),
+TrimNotices::TrimNotices(ActivityCount page_faults)
+    : page_faults_(std::move(page_faults)), activity_at_trim_(page_faults_()) {}
+
+std::uint64_t TrimNotices::activity() const {
+    return page_faults_() + kActivityWorthATrim * freed_.load(std::memory_order_relaxed);
+}
+
+bool TrimNotices::burst_since_trim() const {
+    return activity() >= activity_at_trim_.load(std::memory_order_relaxed) + kActivityWorthATrim;
+}
+
+void TrimNotices::worked() {
+    if (burst_since_trim()) wake();
+}
+
+void TrimNotices::freed() {
+    freed_.fetch_add(1, std::memory_order_relaxed);
+    wake();
+}
+
+void TrimNotices::wake() {
+    {
+        std::lock_guard lock(mutex_);
+        if (burst_) return;
+        burst_ = true;
+    }
+    woken_.notify_one();
+}
+
+void TrimNotices::trimmed_at(std::uint64_t activity) {
+    activity_at_trim_.store(activity, std::memory_order_relaxed);
+}
+
+bool TrimNotices::wait_for_burst(std::stop_token stop, std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    const bool burst = woken_.wait_for(lock, stop, timeout, [this] { return burst_; });
+    burst_ = false;
+    return burst && !stop.stop_requested();
+}
+
+bool TrimNotices::sleep(std::stop_token stop, std::chrono::milliseconds duration) {
+    std::unique_lock lock(mutex_);
+    // Wakes on request_stop only.
+    woken_.wait_for(lock, stop, duration, [] { return false; });
+    return std::exchange(burst_, false);
+}
+
+MemoryTrimmer::MemoryTrimmer(TrimTimes times, TrimNotices& notices, CodeRelease code,
+                             CacheRelease caches)
+    : times_(times),
+      notices_(notices),
       code_(std::move(code)),
       caches_(std::move(caches)),
-      activity_at_trim_(activity_()),
       thread_([this](std::stop_token stop) { loop(stop); }) {}
 
 MemoryTrimmer::~MemoryTrimmer() {
-    thread_.request_stop();
-    wake_.notify_all();
+    thread_.request_stop();  // the waits take the stop token: they return at once
 }
 
 MemoryTrimmer::Counts MemoryTrimmer::counts() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return counts_;
-}
-
-bool MemoryTrimmer::due(std::uint64_t activity) {
-    const bool burst = activity >= activity_at_trim_ + kActivityWorthATrim;
-    const bool trim = burst || trim_once_more_ || ++passes_since_trim_ >= kPassesBetweenForcedTrims;
-    trim_once_more_ = burst;
-    if (trim) passes_since_trim_ = 0;
-    return trim;
 }
 
 bool MemoryTrimmer::code_due() {
@@ -48,33 +87,40 @@ bool MemoryTrimmer::code_due() {
 }
 
 void MemoryTrimmer::loop(std::stop_token stop) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    // The stop_token wait wakes on request_stop; the predicate's value says nothing about why.
-    while (true) {
-        wake_.wait_for(lock, stop, interval_, [] { return false; });
-        if (stop.stop_requested()) return;
-        lock.unlock();
-        const bool dropped = caches_ && caches_();
-        bool trim = due(activity_());
-        if (dropped && !trim) {
-            trim = true;
-            passes_since_trim_ = 0;
+    // Start-up is a burst: its first pass also releases the code that only starting ran.
+    notices_.sleep(stop, times_.settle);
+    Pass kind = Pass::settled;
+    bool follow_up = true;
+    while (!stop.stop_requested()) {
+        pass(kind);
+        if (follow_up) {
+            // A burst noticed while waiting gets a follow-up of its own: its threads end later.
+            follow_up = notices_.sleep(stop, times_.follow_up);
+            kind = Pass::follow_up;
+        } else if (notices_.wait_for_burst(stop, times_.forced)) {
+            notices_.sleep(stop, times_.settle);
+            kind = Pass::settled;
+            follow_up = true;
+        } else {
+            kind = Pass::forced;
         }
-        const bool release_code = code_due();
-        if (release_code) code_.release();
-        if (trim) {
-            // Walks every arena and releases whole free pages, from the middle of heaps too.
-            malloc_trim(0);
-            if (code_.release_tables) code_.release_tables();
-            // Counted from here: a trim takes no page faults of its own.
-            activity_at_trim_ = activity_();
-        }
-        lock.lock();
-        ++counts_.passes;
-        if (trim) ++counts_.trims;
-        if (release_code) ++counts_.code_releases;
-        if (trim && code_.release_tables) ++counts_.table_releases;
     }
+}
+
+void MemoryTrimmer::pass(Pass kind) {
+    if (caches_) caches_();
+    const bool release_code = code_due();
+    if (release_code) code_.release();
+    // Walks every arena and releases whole free pages, from the middle of heaps too.
+    malloc_trim(0);
+    if (code_.release_tables) code_.release_tables();
+    // Counted from here: a trim takes no page faults of its own.
+    notices_.trimmed_at(notices_.activity());
+    std::lock_guard lock(mutex_);
+    ++counts_.passes;
+    if (kind == Pass::forced) ++counts_.forced;
+    if (release_code) ++counts_.code_releases;
+    if (code_.release_tables) ++counts_.table_releases;
 }
 
 }  // namespace hostprobe::app

@@ -224,7 +224,8 @@ class Api {
     std::shared_ptr<http::Router> router_;
 };
 
-http::ServerOptions server_options(const ServeConfig& config, size_t http_threads) {
+http::ServerOptions server_options(const ServeConfig& config, size_t http_threads,
+                                   TrimNotices& trim_notices) {
     http::ServerOptions options;
     options.address = config.listen;
     options.access = config.access;
@@ -235,6 +236,8 @@ http::ServerOptions server_options(const ServeConfig& config, size_t http_thread
     options.tls_cert_file = config.tls_cert_file;
     options.tls_key_file = config.tls_key_file;
     options.threads = http_threads;
+    // A served connection may have touched a burst's worth of pages.
+    options.after_connection = [&trim_notices] { trim_notices.worked(); };
     return options;
 }
 
@@ -392,14 +395,16 @@ int run_serve(const ServeConfig& config, Logger& log) {
     const Sizing sizing = sizing_for(config, *startup);
     runs::RunMetrics run_metrics;
     auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, emf_output, log);
-    // A finished run frees its buffers without new page faults: the trimmer counts runs too.
+    // A finished run frees its buffers without new page faults: it tells the trimmer.
+    TrimNotices trim_notices;
     std::atomic<std::uint64_t> runs_finished{0};
     runs::Runner runner(
         sizing.runner, registry, {root, facts},
         // An init-capture: clang 14 (the fuzz build) cannot capture a structured binding.
-        [&runs_finished, record_finished = on_finished](const runs::Run& run) {
+        [&runs_finished, &trim_notices, record_finished = on_finished](const runs::Run& run) {
             record_finished(run);
             runs_finished.fetch_add(1, std::memory_order_relaxed);
+            trim_notices.freed();
         },
         on_started);
     runner.restore(std::move(replay.finished));
@@ -413,7 +418,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
     const Api api(config, sizing.http_threads,
                   {root, facts, exposition, started, live_history, task_stats.get()}, runner,
                   registry);
-    http::HttpServer server(server_options(config, sizing.http_threads), api.router());
+    const http::ServerOptions serving = server_options(config, sizing.http_threads, trim_notices);
+    http::HttpServer server(serving, api.router());
     runs::Scheduler scheduler(
         config.schedule, config.scheduled_params,
         [&runner](const std::string& probe, const nlohmann::json& params,
@@ -425,17 +431,14 @@ int run_serve(const ServeConfig& config, Logger& log) {
     // Before any thread starts, so that only the watcher receives the signals.
     SignalWatcher signals(SignalContext::daemon,
                           daemon_signal_handlers(server, scheduler, runner, owned_children, log));
-    // Keeps RSS near its idle size within seconds of a burst; idle, a getrusage every 2 s.
-    // Finished runs and retired serving threads free memory without page faults: they count.
+    // Keeps RSS near its idle size within seconds of a burst, the second pass after the threads
+    // the burst started have ended (their chunk caches go back then); idle, once a minute.
     // Code and read-only data are dropped after start-up and after each run, not after bursts;
     // the linker's tables after bursts too (app/unwritten_pages.hpp says why).
     const MemoryTrimmer trimmer(
-        std::chrono::seconds(2),
-        [&runs_finished, &server] {
-            return minor_page_faults() +
-                   MemoryTrimmer::kActivityWorthATrim *
-                       (runs_finished.load(std::memory_order_relaxed) + server.retired_threads());
-        },
+        TrimTimes{std::chrono::seconds(2),
+                  serving.thread_idle_retirement + std::chrono::seconds(2)},
+        trim_notices,
         CodeRelease{[&runs_finished] { return runs_finished.load(std::memory_order_relaxed); },
                     [] { release_unwritten_pages(); }, [] { release_linker_tables(); }},
         [&api] { return api.drop_unused_caches(); });

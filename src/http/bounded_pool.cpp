@@ -8,10 +8,12 @@
 namespace hostprobe::http {
 
 BoundedPool::BoundedPool(size_t threads, size_t max_connections,
-                         std::chrono::milliseconds idle_retirement)
+                         std::chrono::milliseconds idle_retirement,
+                         std::function<void()> after_connection)
     : thread_count_(std::max<size_t>(1, threads)),
       max_connections_(std::max<size_t>(1, max_connections)),
-      idle_retirement_(idle_retirement) {}
+      idle_retirement_(idle_retirement),
+      after_connection_(std::move(after_connection)) {}
 
 void BoundedPool::start() {
     std::lock_guard lock(mutex_);
@@ -132,6 +134,7 @@ void BoundedPool::work() {
         lock.unlock();
         connection();
         connection = nullptr;  // what the connection held goes before the slot is freed
+        if (after_connection_) after_connection_();
         lock.lock();
         --in_flight_;
         slot_free_.notify_one();

@@ -24,10 +24,9 @@ namespace hostprobe::http {
 class BoundedPool : public httplib::TaskQueue {
   public:
     // No thread starts before start(), and none until work comes.
-    static constexpr std::chrono::milliseconds kIdleRetirement{5000};
     static constexpr const char* kThreadName = "http-worker";
-    BoundedPool(size_t threads, size_t max_connections,
-                std::chrono::milliseconds idle_retirement = kIdleRetirement);
+    BoundedPool(size_t threads, size_t max_connections, std::chrono::milliseconds idle_retirement,
+                std::function<void()> after_connection = {});
     void start();
     ~BoundedPool() override;
     BoundedPool(const BoundedPool&) = delete;
@@ -57,6 +56,9 @@ class BoundedPool : public httplib::TaskQueue {
     const size_t thread_count_;
     const size_t max_connections_;
     const std::chrono::milliseconds idle_retirement_;
+    // Called on the serving thread, outside the lock, after each connection's turn (the memory
+    // trimmer listens: app/memory_trimmer).
+    const std::function<void()> after_connection_;
     mutable std::mutex mutex_;
     std::condition_variable work_available_;
     std::condition_variable slot_free_;

@@ -191,7 +191,9 @@ bool has_answer(const httplib::Response& response) {
 HttpServer::HttpServer(ServerOptions options, std::shared_ptr<const Router> router)
     : options_(std::move(options)),
       router_(std::move(router)),
-      pool_(std::make_shared<BoundedPool>(options_.threads, options_.max_connections)),
+      pool_(std::make_shared<BoundedPool>(options_.threads, options_.max_connections,
+                                          options_.thread_idle_retirement,
+                                          options_.after_connection)),
       server_(make_server(options_, pool_)) {
     server_->new_task_queue = [pool = pool_] { return new SharedPoolQueue(pool); };
     server_->set_read_timeout(options_.request_timeout_seconds, 0);
@@ -355,10 +357,6 @@ void HttpServer::stop() {
     }
     pool_->release_waiters();  // an accept waiting for a free slot must not hold us up
     server_->stop();
-}
-
-std::uint64_t HttpServer::retired_threads() const {
-    return pool_->retirements();
 }
 
 size_t HttpServer::drain(std::chrono::steady_clock::time_point deadline) {

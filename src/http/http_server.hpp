@@ -4,7 +4,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,6 +36,10 @@ struct ServerOptions {
     AccessPolicy access;
     std::string tls_cert_file;  // both set: HTTPS with cpp-httplib's OpenSSL server
     std::string tls_key_file;
+    // A serving thread ends after this long without work (http::BoundedPool).
+    std::chrono::milliseconds thread_idle_retirement{5000};
+    // Called on the serving thread after each connection's turn (app/memory_trimmer listens).
+    std::function<void()> after_connection;
 };
 
 class BoundedPool;
@@ -58,8 +62,6 @@ class HttpServer {
     // still open (a request still arriving, a client that trickles, an idle keep-alive), so that
     // serve() returns promptly. Returns how many it ended.
     size_t drain(std::chrono::steady_clock::time_point deadline);
-    // Serving threads that ended after a while without work (each leaves memory to trim).
-    std::uint64_t retired_threads() const;
 
   private:
     ServerOptions options_;

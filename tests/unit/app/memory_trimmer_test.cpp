@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <stop_token>
 
 #include "support/eventually.hpp"
 
@@ -10,55 +11,94 @@ using namespace hostprobe::app;
 using namespace std::chrono_literals;
 
 namespace {
-constexpr unsigned long kForcedEvery = MemoryTrimmer::kPassesBetweenForcedTrims;
+constexpr std::uint64_t kBurst = TrimNotices::kActivityWorthATrim;
+constexpr std::chrono::milliseconds kNever = 1h;
+// Passes at once after a burst, and none but those.
+constexpr TrimTimes kQuick{1ms, 1ms, kNever};
+
+// Page faults a test moves by hand.
+struct FakeFaults {
+    std::atomic<std::uint64_t> count{0};
+    ActivityCount reader() {
+        return [this] { return count.load(); };
+    }
+};
+
+bool passes_reach(const MemoryTrimmer& trimmer, unsigned long passes) {
+    return hostprobe::testing::eventually([&] { return trimmer.counts().passes >= passes; }, 10s,
+                                          1ms);
+}
+}  // namespace
+
+TEST_CASE("notices wake the trimmer for a burst's worth of new pages or a freeing, not less") {
+    FakeFaults faults;
+    TrimNotices notices(faults.reader());
+    const std::stop_source stop;
+    faults.count = kBurst - 1;
+    notices.worked();
+    CHECK_FALSE(notices.wait_for_burst(stop.get_token(), 1ms));
+    faults.count = kBurst;
+    notices.worked();
+    CHECK(notices.wait_for_burst(stop.get_token(), 10s));
+    // Trimmed: the count starts again from there.
+    notices.trimmed_at(notices.activity());
+    notices.worked();
+    CHECK_FALSE(notices.wait_for_burst(stop.get_token(), 1ms));
+    notices.freed();
+    CHECK(notices.activity() == 2 * kBurst);
+    CHECK(notices.wait_for_burst(stop.get_token(), 10s));
 }
 
-TEST_CASE("the trimmer trims while there is activity and stops at once when destroyed") {
-    {
-        std::atomic<std::uint64_t> activity{0};
-        const MemoryTrimmer trimmer(1ms,
-                                    [&] { return activity += MemoryTrimmer::kActivityWorthATrim; });
-        CHECK(
-            hostprobe::testing::eventually([&] { return trimmer.counts().trims >= 3; }, 10s, 1ms));
-        const auto counts = trimmer.counts();
-        CHECK(counts.trims == counts.passes);
-    }
-    // An hour's interval: destruction must not wait for it (a hang here fails the CTest timeout).
+TEST_CASE("a quiet trimmer passes twice after start-up, then only at the forced interval") {
+    FakeFaults faults;
+    TrimNotices notices(faults.reader());
+    const MemoryTrimmer trimmer({1ms, 1ms, 20ms}, notices);
+    REQUIRE(passes_reach(trimmer, 4));
+    const auto counts = trimmer.counts();
+    CHECK(counts.forced == counts.passes - 2);  // start-up's pass and the one after it
+}
+
+TEST_CASE("a burst brings a pass and one more after it, then the trimmer sleeps") {
+    FakeFaults faults;
+    TrimNotices notices(faults.reader());
+    const MemoryTrimmer trimmer(kQuick, notices);
+    REQUIRE(passes_reach(trimmer, 2));  // start-up's
+    faults.count += kBurst;
+    notices.worked();
+    REQUIRE(passes_reach(trimmer, 4));
+    // Less than a burst wakes nothing; a retired thread's freeing does: two passes more.
+    faults.count += kBurst - 1;
+    notices.worked();
+    notices.freed();
+    REQUIRE(passes_reach(trimmer, 6));
+    const auto counts = trimmer.counts();
+    // Asleep for an hour now: no pass can follow unless a notice woke it wrongly.
+    CHECK(counts.passes == 6);
+    CHECK(counts.forced == 0);
+}
+
+TEST_CASE("a burst noticed while the trimmer waits to follow one up gets a follow-up too") {
+    FakeFaults faults;
+    TrimNotices notices(faults.reader());
+    const MemoryTrimmer trimmer({1ms, 2s, kNever}, notices);
+    REQUIRE(passes_reach(trimmer, 1));  // start-up's; its follow-up is 2 s away
+    faults.count += kBurst;
+    notices.worked();
+    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 3; }, 20s,
+                                           1ms));
+    CHECK(trimmer.counts().passes == 3);
+}
+
+TEST_CASE("the trimmer stops at once when destroyed, however long it sleeps") {
+    // A hang here fails the CTest timeout.
+    TrimNotices notices;
     const auto before = std::chrono::steady_clock::now();
+    { const MemoryTrimmer asleep({kNever, kNever, kNever}, notices); }
     {
-        const MemoryTrimmer idle(1h, [] { return std::uint64_t{0}; });
+        const MemoryTrimmer trimmer(kQuick, notices);
+        REQUIRE(passes_reach(trimmer, 1));
     }
     CHECK(std::chrono::steady_clock::now() - before < 5s);
-}
-
-TEST_CASE("without activity the trimmer only looks, and trims once in a while") {
-    const MemoryTrimmer trimmer(1ms, [] { return std::uint64_t{7}; });
-    REQUIRE(hostprobe::testing::eventually(
-        [&] { return trimmer.counts().passes >= 3 * kForcedEvery; }, 20s, 1ms));
-    const auto counts = trimmer.counts();
-    CHECK(counts.trims >= 1);
-    CHECK(counts.trims <= counts.passes / kForcedEvery);
-}
-
-TEST_CASE("a burst trims on that pass and the next, then no more; less than a burst does not") {
-    std::atomic<std::uint64_t> activity{0};
-    const MemoryTrimmer trimmer(1ms, [&] { return activity.load(); });
-    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 1; }, 10s, 1ms));
-    const auto before = trimmer.counts();
-    activity = MemoryTrimmer::kActivityWorthATrim;
-    REQUIRE(hostprobe::testing::eventually(
-        [&] { return trimmer.counts().trims >= before.trims + 2; }, 10s, 1ms));
-    // Two passes on, the pass after the burst is behind us too.
-    const auto seen = trimmer.counts();
-    REQUIRE(hostprobe::testing::eventually(
-        [&] { return trimmer.counts().passes >= seen.passes + 2; }, 10s, 1ms));
-    const auto burst = trimmer.counts();
-    // Not quite a burst's worth more, and well short of a forced trim: nothing is trimmed.
-    activity += MemoryTrimmer::kActivityWorthATrim - 1;
-    REQUIRE(hostprobe::testing::eventually(
-        [&] { return trimmer.counts().passes >= burst.passes + kForcedEvery / 2; }, 10s, 1ms));
-    const auto after = trimmer.counts();
-    if (after.passes + 2 < burst.passes + kForcedEvery) CHECK(after.trims == burst.trims);
 }
 
 TEST_CASE("this process's minor page faults grow when it touches new memory") {
@@ -73,70 +113,46 @@ TEST_CASE("this process's minor page faults grow when it touches new memory") {
 }
 
 TEST_CASE("code is released on the first pass and after each new epoch, not on every pass") {
+    FakeFaults faults;
+    TrimNotices notices(faults.reader());
     std::atomic<std::uint64_t> epoch{0};
     std::atomic<int> releases{0};
-    std::atomic<std::uint64_t> activity{0};
-    const MemoryTrimmer trimmer(
-        1ms, [&] { return activity += MemoryTrimmer::kActivityWorthATrim; },
-        CodeRelease{[&] { return epoch.load(); }, [&] { ++releases; }});
-    // The first pass releases what start-up ran; passes with heap bursts do not.
-    REQUIRE(
-        hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 20; }, 10s, 1ms));
+    const MemoryTrimmer trimmer(kQuick, notices,
+                                CodeRelease{[&] { return epoch.load(); }, [&] { ++releases; }});
+    // The first pass releases what start-up ran; passes after heap bursts do not.
+    REQUIRE(passes_reach(trimmer, 2));
+    for (unsigned long burst = 1; burst <= 3; ++burst) {
+        faults.count += kBurst;
+        notices.worked();
+        REQUIRE(passes_reach(trimmer, 2 + 2 * burst));
+    }
     CHECK(releases == 1);
     CHECK(trimmer.counts().code_releases == 1);
-    // A finished run moves the epoch: one release more at the next pass.
+    // A finished run moves the epoch and tells the trimmer: one release more.
     epoch = 1;
+    notices.freed();
     REQUIRE(hostprobe::testing::eventually([&] { return releases == 2; }, 10s, 1ms));
-    const auto passes = trimmer.counts().passes;
-    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= passes + 20; },
-                                           10s, 1ms));
+    REQUIRE(passes_reach(trimmer, 10));
     CHECK(releases == 2);
 }
 
-TEST_CASE("caches are asked on every pass, and a pass that dropped one trims without activity") {
-    std::atomic<int> asked{0};
-    std::atomic<bool> drop_next{false};
-    const MemoryTrimmer trimmer(
-        1ms, [] { return std::uint64_t{7}; }, CodeRelease{},
-        [&] {
-            ++asked;
-            return drop_next.exchange(false);
-        });
-    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= 5; }, 10s, 1ms));
-    CHECK(asked >= 5);
-    // Without activity, trims come only every kForcedEvery passes: a dropped cache trims now.
-    const auto before = trimmer.counts();
-    drop_next = true;
-    REQUIRE(hostprobe::testing::eventually([&] { return !drop_next.load(); }, 10s, 1ms));
-    REQUIRE(hostprobe::testing::eventually(
-        [&] { return trimmer.counts().passes >= before.passes + 2; }, 10s, 1ms));
-    const auto after = trimmer.counts();
-    INFO("passes " << before.passes << " -> " << after.passes << ", trims " << before.trims
-                   << " -> " << after.trims);
-    CHECK(after.trims >= before.trims + 1);
-}
-
-TEST_CASE("the linker tables are released on every pass that trims, and only then") {
-    std::atomic<int> table_releases{0};
-    std::atomic<bool> busy{true};
-    std::atomic<std::uint64_t> activity{0};
-    const MemoryTrimmer trimmer(
-        1ms,
-        [&] {
-            if (busy) activity += MemoryTrimmer::kActivityWorthATrim;
-            return activity.load();
-        },
-        CodeRelease{{}, {}, [&] { ++table_releases; }});
-    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().trims >= 5; }, 10s, 1ms));
-    // Idle: passes without trims release nothing.
-    busy = false;
-    const auto passes = trimmer.counts().passes;
-    REQUIRE(hostprobe::testing::eventually([&] { return trimmer.counts().passes >= passes + 5; },
-                                           10s, 1ms));
+TEST_CASE("every pass asks the caches and releases the linker's tables") {
+    FakeFaults faults;
+    TrimNotices notices(faults.reader());
+    std::atomic<unsigned long> asked{0};
+    std::atomic<unsigned long> table_releases{0};
+    const MemoryTrimmer trimmer(kQuick, notices, CodeRelease{{}, {}, [&] { ++table_releases; }},
+                                [&] {
+                                    ++asked;
+                                    return false;
+                                });
+    REQUIRE(passes_reach(trimmer, 2));
+    notices.freed();
+    REQUIRE(passes_reach(trimmer, 4));
     const auto counts = trimmer.counts();
-    INFO("passes " << counts.passes << ", trims " << counts.trims);
-    CHECK(counts.table_releases == counts.trims);
-    CHECK(counts.trims < counts.passes);
-    CHECK(table_releases.load() >= static_cast<int>(counts.trims));
+    CHECK(counts.passes == 4);
+    CHECK(asked == 4);
+    CHECK(table_releases == 4);
+    CHECK(counts.table_releases == 4);
     CHECK(counts.code_releases == 0);  // no code release was given
 }

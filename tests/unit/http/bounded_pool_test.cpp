@@ -32,7 +32,7 @@ char thread_state(pid_t thread) {
 }  // namespace
 
 TEST_CASE("a full pool makes the next connection wait until one ends") {
-    BoundedPool pool(1, 1);
+    BoundedPool pool(1, 1, 5s);
     pool.start();
     std::latch release(1);
     std::atomic<bool> first_running{false};
@@ -64,7 +64,7 @@ TEST_CASE("a full pool makes the next connection wait until one ends") {
 }
 
 TEST_CASE("release_waiters lets a stopping server's accept go on") {
-    BoundedPool pool(1, 1);
+    BoundedPool pool(1, 1, 5s);
     pool.start();
     std::latch release(1);
     pool.enqueue([&] { release.wait(); });
@@ -78,7 +78,7 @@ TEST_CASE("release_waiters lets a stopping server's accept go on") {
 
 TEST_CASE(
     "a connection's next request goes behind the connections waiting, and only when some do") {
-    BoundedPool pool(1, 4);
+    BoundedPool pool(1, 4, 5s);
     pool.start();
     std::latch second_queued(1);
     std::mutex order_mutex;
@@ -159,4 +159,20 @@ TEST_CASE("a busy pool keeps its threads: only a wait without work ends one") {
     CHECK(pool.retirements() == 0);
     CHECK(pool.live_threads() == 1);
     pool.shutdown();
+}
+
+TEST_CASE("a serving thread tells when it served a connection, after its work") {
+    std::atomic<int> told{0};
+    std::atomic<int> served{0};
+    BoundedPool pool(2, 8, 5s, [&] {
+        // Each tell follows its own connection's work.
+        CHECK(told.load() < served.load());
+        ++told;
+    });
+    pool.start();
+    for (int i = 0; i < 3; ++i)
+        pool.enqueue([&] { ++served; });
+    REQUIRE(eventually([&] { return told.load() == 3; }));
+    pool.shutdown();
+    CHECK(served.load() == 3);
 }

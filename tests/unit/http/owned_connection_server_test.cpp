@@ -20,7 +20,7 @@ using hostprobe::testing::eventually;
 TEST_CASE(
     "a keep-alive connection's next request waits its turn behind a connection waiting for "
     "the only thread") {
-    auto pool = std::make_shared<BoundedPool>(1, 8);
+    auto pool = std::make_shared<BoundedPool>(1, 8, std::chrono::seconds(5));
     ConnectionSettings settings;
     settings.take_turn = [pool](std::function<void()> next) {
         return pool->requeue_if_others_wait(std::move(next));
