@@ -3,8 +3,6 @@
 #include <malloc.h>
 #include <sys/resource.h>
 
-#include <utility>
-
 namespace hostprobe::app {
 
 std::uint64_t minor_page_faults() {
@@ -53,11 +51,11 @@ bool TrimNotices::wait_for_burst(std::stop_token stop, std::chrono::milliseconds
     return burst && !stop.stop_requested();
 }
 
-bool TrimNotices::sleep(std::stop_token stop, std::chrono::milliseconds duration) {
+void TrimNotices::sleep(std::stop_token stop, std::chrono::milliseconds duration) {
     std::unique_lock lock(mutex_);
-    // Wakes on request_stop only.
+    // Wakes on request_stop only; what was noticed meanwhile is the pass's to trim.
     woken_.wait_for(lock, stop, duration, [] { return false; });
-    return std::exchange(burst_, false);
+    burst_ = false;
 }
 
 MemoryTrimmer::MemoryTrimmer(TrimTimes times, TrimNotices& notices, CodeRelease code,
@@ -90,19 +88,15 @@ void MemoryTrimmer::loop(std::stop_token stop) {
     // Start-up is a burst: its first pass also releases the code that only starting ran.
     notices_.sleep(stop, times_.settle);
     Pass kind = Pass::settled;
-    bool follow_up = true;
     while (!stop.stop_requested()) {
         pass(kind);
-        if (follow_up) {
-            // A burst noticed while waiting gets a follow-up of its own: its threads end later.
-            follow_up = notices_.sleep(stop, times_.follow_up);
-            kind = Pass::follow_up;
-        } else if (notices_.wait_for_burst(stop, times_.forced)) {
+        // After a burst's pass, its follow-up; a burst noticed first is trimmed as its own.
+        const auto wait = kind == Pass::settled ? times_.follow_up : times_.forced;
+        if (notices_.wait_for_burst(stop, wait)) {
             notices_.sleep(stop, times_.settle);
             kind = Pass::settled;
-            follow_up = true;
         } else {
-            kind = Pass::forced;
+            kind = kind == Pass::settled ? Pass::follow_up : Pass::forced;
         }
     }
 }

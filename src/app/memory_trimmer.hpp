@@ -7,8 +7,8 @@
 // since the last trim (new page faults; a finished run or a retired serving thread, which free
 // memory without faults, count as that much), `settle` after the burst was noticed, again
 // `follow_up` later (what was still in use then, the serving threads the burst started, has
-// been freed by now; a burst noticed meanwhile gets a follow-up too), and once every
-// `forced` interval whatever happened. Every pass trims.
+// been freed by now; a burst noticed before that is trimmed `settle` after it, as its own), and
+// once every `forced` interval whatever happened. Every pass trims.
 //
 // The thread sleeps between passes: the serving and the runs tell it (TrimNotices) when there is
 // a burst's worth, on their own threads, where telling costs a getrusage and an atomic compare.
@@ -75,9 +75,8 @@ class TrimNotices {
     void trimmed_at(std::uint64_t activity);
     // Sleeps up to `timeout`; true when woken by a burst (false on timeout or stop).
     bool wait_for_burst(std::stop_token stop, std::chrono::milliseconds timeout);
-    // Sleeps `duration` whatever is noticed meanwhile (a burst is served whole before a trim);
-    // true when a burst was noticed meanwhile.
-    bool sleep(std::stop_token stop, std::chrono::milliseconds duration);
+    // Sleeps `duration` whatever is noticed meanwhile (a burst is served whole before a trim).
+    void sleep(std::stop_token stop, std::chrono::milliseconds duration);
 
   private:
     bool burst_since_trim() const;
