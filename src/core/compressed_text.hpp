@@ -1,4 +1,4 @@
-// Text kept deflated (zlib, fastest level) and shared by every copy. What the history keeps
+// Text kept deflated (zlib's default level) and shared by every copy. What the history keeps
 // for the agent's whole life (each finished run's result) is read now and then, by a listing
 // or a journal record: a cpu run's result is 10.2 KB of pretty JSON and 3 KB deflated.
 #pragma once
