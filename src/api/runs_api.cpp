@@ -10,6 +10,7 @@
 #include "core/untrusted_json.hpp"
 #include "http/entity_tag.hpp"
 #include "http/http_server.hpp"
+#include "runs/run_text.hpp"
 
 namespace hostprobe::api {
 
@@ -124,11 +125,12 @@ Result<http::Reply> get_run(const RunsApiContext& context, const http::RouteRequ
     const auto format = http::answer_format(request);
     if (!format) return format.error();
     if (*format == http::AnswerFormat::text) {
-        if (run->text_report.empty()) {
+        std::string text = runs::run_text(*run, context.registry);
+        if (text.empty()) {
             return http::Reply::text("run " + run->id + " is " + runs::to_string(run->state) +
                                      (run->error.empty() ? "" : ": " + run->error) + "\n");
         }
-        return http::Reply::text(run->text_report);
+        return http::Reply::text(std::move(text));
     }
     return run_reply(*run, http::kOk);
 }

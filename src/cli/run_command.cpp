@@ -13,6 +13,7 @@
 #include "core/strings.hpp"
 #include "host/host_facts.hpp"
 #include "probes/registry.hpp"
+#include "runs/run_text.hpp"
 #include "runs/runner.hpp"
 #include "task/task_state.hpp"
 
@@ -177,7 +178,7 @@ int run_probe_command(const std::vector<std::string>& args, const EnvironmentLoo
     if (line->json) {
         std::cout << json_text(runs::to_json(run), 2) << "\n";
     } else {
-        std::cout << run.text_report.text();
+        std::cout << runs::run_text(run, registry);
     }
     if (run.state == runs::RunState::failed) {
         std::fprintf(stderr, "hostprobe run %s: failed: %s\n", line->probe.c_str(),

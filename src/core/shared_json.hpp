@@ -28,6 +28,7 @@ class SharedJson {
     }
     bool operator==(const SharedJson& other) const { return pretty_text() == other.pretty_text(); }
 
+    bool is_null() const { return pretty_text_.empty(); }
     // The value as json_text(value, 2) prints it, starting at column 0; "null" when unset.
     std::string pretty_text() const;
     size_t pretty_size() const;

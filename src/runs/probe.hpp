@@ -61,6 +61,12 @@ class Probe {
     // version: parse_error when it does not have the shape the gauges need.
     virtual Result<std::vector<prometheus::MetricFamily>> result_metrics(
         const nlohmann::json& result, double finished_unix_seconds) const = 0;
+    // The text report of a result, rendered again from its JSON (a finished run's text is not
+    // kept when this gives it back: runs/run_text); unavailable when the probe cannot.
+    virtual Result<std::string> result_text(const nlohmann::json& result) const {
+        (void)result;
+        return make_error(ErrorCode::unavailable, name() + " cannot render a result again");
+    }
     // A JSON Schema every result of this probe satisfies (GET /openapi.json); by default, any
     // object. TypedProbe derives it from its result struct.
     virtual nlohmann::json result_schema() const { return {{"type", "object"}}; }

@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "core/strings.hpp"
+#include "runs/run_text.hpp"
 
 namespace hostprobe::runs {
 
@@ -197,13 +198,37 @@ std::optional<Run> Runner::wait(const std::string& id, std::chrono::milliseconds
 std::optional<std::string> Runner::latest_succeeded_id(const std::string& probe) const {
     std::lock_guard<std::mutex> lock(mutex_);
     // Every scrape asks this per probe: no run is copied.
+    const Run* latest = latest_succeeded(probe);
+    return latest ? std::optional<std::string>(latest->id) : std::nullopt;
+}
+
+// Requires the lock.
+const Run* Runner::latest_succeeded(const std::string& probe) const {
     const Run* latest = nullptr;
     for (const auto& [id, entry] : runs_) {
         const Run& run = entry.run;
         if (run.probe != probe || run.state != RunState::succeeded) continue;
         if (!latest || run.finished_at > latest->finished_at) latest = &run;
     }
-    return latest ? std::optional<std::string>(latest->id) : std::nullopt;
+    return latest;
+}
+
+// A run that found what its probe's last run found keeps no copy of its own: a scheduled cpu
+// run finds the same machine every time (its result and text are 3.9 KB deflated).
+void Runner::share_with_previous_run(Run& finished) const {
+    core::SharedJson previous_result;
+    core::CompressedText previous_text;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        const Run* previous = latest_succeeded(finished.probe);
+        if (previous == nullptr) return;
+        previous_result = previous->result;  // shared, not copied
+        previous_text = previous->text_report;
+    }
+    if (!finished.result.is_null() && previous_result == finished.result)
+        finished.result = previous_result;
+    if (!finished.text_report.empty() && previous_text == finished.text_report)
+        finished.text_report = previous_text;
 }
 
 size_t Runner::queued_count() const {
@@ -361,10 +386,12 @@ void Runner::execute(const std::string& id) {
     }
     finished.state = state;
     finished.error = std::move(error);
+    // Kept only when the result cannot give it back (runs/run_text).
+    finished.text_report = text_to_keep(*probe, result, std::move(text));
     finished.result = std::move(result);
-    finished.text_report = std::move(text);
     finished.finished_at = WallClock::now();
     if (state == RunState::succeeded) finished.progress = 1;
+    share_with_previous_run(finished);
     // Counted and journaled before anyone can see it finished: a client that waited for the run
     // and then scrapes /metrics (or restarts the agent) finds it there.
     if (on_finished_) on_finished_(finished);

@@ -111,6 +111,8 @@ class Runner {
     void execute(const std::string& id);
     void finish(Entry& entry, RunState state, std::string error, nlohmann::json result);
     void trim_history();
+    const Run* latest_succeeded(const std::string& probe) const;  // requires the lock
+    void share_with_previous_run(Run& finished) const;
     std::string new_id();
     void note_change();
     std::string version_locked() const;  // requires the lock

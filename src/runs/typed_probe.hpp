@@ -60,6 +60,16 @@ class TypedProbe : public Probe {
         }
     }
 
+    Result<std::string> result_text(const nlohmann::json& result) const final {
+        if constexpr (restorable_result<ResultType>) {
+            auto parsed = parse_result(result);
+            if (!parsed) return parsed.error();
+            return text_report(*parsed);
+        } else {
+            return Probe::result_text(result);
+        }
+    }
+
     // Read off the JSON of result_examples() (core/json_shape): nested lists and objects
     // typed, members absent or null in the default result optional or nullable.
     nlohmann::json result_schema() const override {

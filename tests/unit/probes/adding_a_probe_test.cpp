@@ -13,6 +13,7 @@
 #include "probes/probe_setup.hpp"
 #include "probes/registry.hpp"
 #include "runs/latest_result_metrics.hpp"
+#include "runs/run_text.hpp"
 #include "runs/runner.hpp"
 #include "runs/typed_probe.hpp"
 #include "support/paths.hpp"
@@ -129,7 +130,10 @@ TEST_CASE("a probe added as docs/ADDING_A_PROBE.md says runs, reports and export
     REQUIRE(run.has_value());
     REQUIRE(run->state == runs::RunState::succeeded);
     CHECK(run->result.get() == json{{"workers", 2}, {"visible_cpus", 8}, {"allowed_dir", "/data"}});
-    CHECK(run->text_report == "workers 2 of 8 CPUs\n");  // the fixture has a 2-CPU quota
+    // The text is rendered again from the result when asked for, not kept (runs/run_text).
+    CHECK(run->text_report.empty());
+    CHECK(runs::run_text(*run, agent.registry) ==
+          "workers 2 of 8 CPUs\n");  // the fixture has a 2-CPU quota
     const std::string page = agent.exposition.render();
     CHECK(page.find("hostprobe_budget_echo_workers 2") != std::string::npos);
     CHECK(page.find("hostprobe_scrape_collector_success{collector=\"budget-echo_result\"} 1") !=

@@ -104,6 +104,26 @@ TEST_CASE("a run goes from queued to succeeded with its normalized params and re
     CHECK(run.trigger == "api");
 }
 
+TEST_CASE("a run that found what its probe's last run found shares its result and text") {
+    RunnerFixture fixture;
+    const Run first =
+        fixture.finished_run(fixture.runner->submit("light", {{"value", 7}}, "api")->id);
+    const Run same =
+        fixture.finished_run(fixture.runner->submit("light", {{"value", 7}}, "api")->id);
+    const Run other =
+        fixture.finished_run(fixture.runner->submit("light", {{"value", 8}}, "api")->id);
+    REQUIRE(first.state == RunState::succeeded);
+    REQUIRE(same.state == RunState::succeeded);
+    CHECK(same.result.shares_text_with(first.result));
+    CHECK(same.text_report.shares_with(first.text_report));
+    CHECK(same.text_report == "value 7\n");
+    // Another finding keeps its own.
+    CHECK_FALSE(other.result.shares_text_with(same.result));
+    CHECK_FALSE(other.text_report.shares_with(same.text_report));
+    CHECK(other.result["value"] == 8);
+    CHECK(other.text_report == "value 8\n");
+}
+
 TEST_CASE("bad submissions are refused before they queue") {
     RunnerFixture fixture;
     auto unknown = fixture.runner->submit("nope", {}, "api");
