@@ -4,8 +4,8 @@
 //
 // malloc_trim walks every arena (0.1-0.3 ms) and the pages it releases fault back in at the next
 // request, so it runs only after a burst: when the activity count grew by kActivityWorthATrim
-// since the last trim (new page faults; a finished run or a retired serving thread, which free
-// memory without faults, count as that much), `settle` after the burst was noticed, again
+// since the last trim (new page faults; a finished run, which frees memory without faults,
+// counts as that much), `settle` after the burst was noticed, again
 // `follow_up` later (what was still in use then, the serving threads the burst started, has
 // been freed by now; a burst noticed before that is trimmed `settle` after it, as its own), and
 // once every `forced` interval whatever happened. Every pass trims.
