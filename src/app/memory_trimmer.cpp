@@ -15,7 +15,11 @@ TrimNotices::TrimNotices(ActivityCount page_faults)
     : page_faults_(std::move(page_faults)), activity_at_trim_(page_faults_()) {}
 
 std::uint64_t TrimNotices::activity() const {
-    return page_faults_() + kActivityWorthATrim * freed_.load(std::memory_order_relaxed);
+    return page_faults_() + kActivityWorthATrim * freeings();
+}
+
+std::uint64_t TrimNotices::freeings() const {
+    return freed_.load(std::memory_order_relaxed);
 }
 
 bool TrimNotices::burst_since_trim() const {

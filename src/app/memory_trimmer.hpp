@@ -72,6 +72,7 @@ class TrimNotices {
 
     // For the trimmer: page faults, plus a burst's worth for each freeing.
     std::uint64_t activity() const;
+    std::uint64_t freeings() const;
     void trimmed_at(std::uint64_t activity);
     // Sleeps up to `timeout`; true when woken by a burst (false on timeout or stop).
     bool wait_for_burst(std::stop_token stop, std::chrono::milliseconds timeout);

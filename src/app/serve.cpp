@@ -3,7 +3,6 @@
 #include <malloc.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <memory>
 
@@ -397,13 +396,11 @@ int run_serve(const ServeConfig& config, Logger& log) {
     auto [on_finished, on_started] = run_recorders(journal->get(), run_metrics, emf_output, log);
     // A finished run frees its buffers without new page faults: it tells the trimmer.
     TrimNotices trim_notices;
-    std::atomic<std::uint64_t> runs_finished{0};
     runs::Runner runner(
         sizing.runner, registry, {root, facts},
         // An init-capture: clang 14 (the fuzz build) cannot capture a structured binding.
-        [&runs_finished, &trim_notices, record_finished = on_finished](const runs::Run& run) {
+        [&trim_notices, record_finished = on_finished](const runs::Run& run) {
             record_finished(run);
-            runs_finished.fetch_add(1, std::memory_order_relaxed);
             trim_notices.freed();
         },
         on_started);
@@ -439,7 +436,8 @@ int run_serve(const ServeConfig& config, Logger& log) {
         TrimTimes{std::chrono::seconds(2),
                   serving.thread_idle_retirement + std::chrono::seconds(2)},
         trim_notices,
-        CodeRelease{[&runs_finished] { return runs_finished.load(std::memory_order_relaxed); },
+        // Only finished runs free without faults: their count is the code's epoch.
+        CodeRelease{[&trim_notices] { return trim_notices.freeings(); },
                     [] { release_unwritten_pages(); }, [] { release_linker_tables(); }},
         [&api] { return api.drop_unused_caches(); });
 

@@ -45,6 +45,7 @@ TEST_CASE("notices wake the trimmer for a burst's worth of new pages or a freein
     notices.worked();
     CHECK_FALSE(notices.wait_for_burst(stop.get_token(), 1ms));
     notices.freed();
+    CHECK(notices.freeings() == 1);
     CHECK(notices.activity() == 2 * kBurst);
     CHECK(notices.wait_for_burst(stop.get_token(), 10s));
 }
